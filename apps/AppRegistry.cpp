@@ -1,0 +1,47 @@
+#include "apps/AppRegistry.hpp"
+
+#include "apps/heat3d/Heat3d.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <functional>
+#include <map>
+
+namespace strata {
+
+namespace {
+
+using AppReader = std::function<AppBuilder(io::DeckSection, const io::RunConfig&)>;
+
+const std::map<std::string, AppReader>& registry() {
+  static const std::map<std::string, AppReader> apps = {
+      {"heat3d",
+       [](io::DeckSection section, const io::RunConfig& config) -> AppBuilder {
+         const heat3d::HeatParams params = heat3d::read_heat_params(section);
+         return [params, grid = config.grid](const Decomposition& decomposition) {
+           return std::make_unique<heat3d::Heat3d<DeviceExecSpace>>(grid, params, decomposition);
+         };
+       }},
+  };
+  return apps;
+}
+
+}  // namespace
+
+std::set<std::string> app_names() {
+  std::set<std::string> names;
+  for (const auto& entry : registry()) names.insert(entry.first);
+  return names;
+}
+
+AppBuilder read_app(io::Deck& deck, const io::RunConfig& config) {
+  const auto it = registry().find(config.app);
+  if (it == registry().end()) {
+    std::string message = "unknown app '" + config.app + "'";
+    const std::string suggestion = io::closest_match(config.app, app_names());
+    if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+    deck.root().fail("app", message);
+  }
+  return it->second(deck.root().section(config.app), config);
+}
+
+}  // namespace strata

@@ -1,0 +1,16 @@
+#pragma once
+//! \file Driver.hpp
+//! The `strata` command: command line, deck, decomposition, app, time loop,
+//! report. Collective; every rank returns the same exit code.
+
+#include <mpi.h>
+
+#include <ostream>
+
+namespace strata {
+
+//! Runs `strata argv...` on `comm`; rank 0 writes to `out` and `err`.
+int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& out,
+               std::ostream& err);
+
+}  // namespace strata

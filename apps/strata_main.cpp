@@ -1,0 +1,26 @@
+//! The `strata` executable: MPI and Kokkos around the driver.
+
+#include "apps/Driver.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+int main(int argc, char* argv[]) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  int code = 0;
+  try {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    code = strata::run_strata(argc, argv, MPI_COMM_WORLD, std::cout, std::cerr);
+  } catch (const std::exception& e) {
+    // Past set-up, a failure on one rank cannot be agreed on: end them all.
+    std::fprintf(stderr, "strata: fatal: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
+  MPI_Finalize();
+  return code;
+}

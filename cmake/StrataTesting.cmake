@@ -1,0 +1,27 @@
+# strata_add_mpi_test(NAME name SOURCES ... RANKS 1 2 4 [LABELS ...])
+# Builds one GoogleTest executable and registers it once per rank count as
+# NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores).
+set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for tests")
+
+function(strata_add_mpi_test)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;RANKS;LABELS;DEPENDS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp)
+  target_link_libraries(${ARG_NAME} PRIVATE GTest::gtest ${ARG_DEPENDS})
+  target_compile_definitions(${ARG_NAME} PRIVATE STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
+  strata_configure_target(${ARG_NAME})
+  foreach(np IN LISTS ARG_RANKS)
+    set(test_name ${ARG_NAME}_np_${np})
+    # One rank gets two OpenMP threads so threaded paths run; more ranks share the cores.
+    if(np EQUAL 1)
+      set(threads 2)
+    else()
+      set(threads 1)
+    endif()
+    add_test(NAME ${test_name}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${STRATA_MPIEXEC_FLAGS}
+                     ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${ARG_NAME}> ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${test_name} PROPERTIES
+      PROCESSORS ${np} LABELS "mpi;${ARG_LABELS}" TIMEOUT 600
+      ENVIRONMENT "OMP_NUM_THREADS=${threads};OMP_PROC_BIND=false;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endforeach()
+endfunction()

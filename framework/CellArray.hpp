@@ -1,0 +1,44 @@
+#pragma once
+//! \file CellArray.hpp
+//! What a kernel sees of a field: a raw pointer plus hoisted strides, indexed
+//! by global (i, j, k). A View's operator() hides the strides behind the
+//! mapping and defeats the vectoriser in host row loops (DESIGN.md section 5);
+//! this accessor keeps the i loop unit-stride and trivially analysable.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+
+namespace strata {
+
+template <class T>
+class CellArray {
+ public:
+  CellArray() = default;
+
+  //! `data` holds cell (origin_i, origin_j, origin_k) first, x fastest.
+  KOKKOS_INLINE_FUNCTION CellArray(T* data, int origin_i, int origin_j, int origin_k,
+                                   std::ptrdiff_t stride_j, std::ptrdiff_t stride_k)
+      : data_(data),
+        origin_i_(origin_i),
+        origin_j_(origin_j),
+        origin_k_(origin_k),
+        stride_j_(stride_j),
+        stride_k_(stride_k) {}
+
+  KOKKOS_FORCEINLINE_FUNCTION T& operator()(int i, int j, int k) const {
+    return data_[(i - origin_i_) + (j - origin_j_) * stride_j_ + (k - origin_k_) * stride_k_];
+  }
+
+  //! Read-only view of the same cells, for kernel inputs.
+  KOKKOS_INLINE_FUNCTION operator CellArray<const T>() const {
+    return CellArray<const T>(data_, origin_i_, origin_j_, origin_k_, stride_j_, stride_k_);
+  }
+
+ private:
+  T* data_ = nullptr;
+  int origin_i_ = 0, origin_j_ = 0, origin_k_ = 0;
+  std::ptrdiff_t stride_j_ = 0, stride_k_ = 0;
+};
+
+}  // namespace strata

@@ -1,0 +1,64 @@
+#include "framework/CommandLine.hpp"
+
+#include "framework/Error.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <cstring>
+#include <sstream>
+
+namespace strata {
+
+CommandLine CommandLine::parse(int argc, const char* const* argv) {
+  CommandLine cl;
+  for (int n = 1; n < argc; ++n) {
+    const std::string arg = argv[n];
+    if (arg == "--help" || arg == "-h") {
+      cl.action = Action::Help;
+      return cl;
+    }
+    if (arg == "--version") {
+      cl.action = Action::Version;
+      return cl;
+    }
+    if (arg == "--set") {
+      if (n + 1 >= argc) throw InputError("strata: --set needs key.path=value");
+      cl.overrides.emplace_back(argv[++n]);
+    } else if (arg.rfind("--set=", 0) == 0) {
+      cl.overrides.push_back(arg.substr(6));
+    } else if (arg.rfind("--kokkos-", 0) == 0) {
+      continue;
+    } else if (arg.rfind("-", 0) == 0) {
+      throw InputError("strata: unknown option '" + arg + "' (see strata --help)");
+    } else if (cl.deck_path.empty()) {
+      cl.deck_path = arg;
+    } else {
+      throw InputError("strata: more than one deck given ('" + cl.deck_path + "' and '" + arg + "')");
+    }
+  }
+  if (cl.deck_path.empty()) throw InputError("strata: no deck given\n" + usage());
+  return cl;
+}
+
+std::string CommandLine::usage() {
+  return "usage: strata DECK.yaml [--set key.path=value ...]\n"
+         "       strata --help | --version\n"
+         "\n"
+         "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
+         "  --set key.path=value  override one deck key, e.g. --set grid.cells=[128,128,128]\n"
+         "                        (repeatable; the value is YAML)\n"
+         "  --help                this text\n"
+         "  --version             version and build configuration\n"
+         "Kokkos options (--kokkos-...) are passed through to Kokkos.\n";
+}
+
+std::string version_string() {
+  std::ostringstream os;
+  os << "strata " << STRATA_VERSION << " (Kokkos " << KOKKOS_VERSION / 10000 << "."
+     << KOKKOS_VERSION / 100 % 100 << "." << KOKKOS_VERSION % 100
+     << ", device space " << Kokkos::DefaultExecutionSpace::name() << ", host space "
+     << Kokkos::DefaultHostExecutionSpace::name() << ")";
+  return os.str();
+}
+
+}  // namespace strata

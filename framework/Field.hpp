@@ -1,0 +1,51 @@
+#pragma once
+//! \file Field.hpp
+//! A scalar cell field on one partition: the owned box plus `ghosts` layers on
+//! all six sides, stored as a LayoutRight View indexed (k, j, i) so that a
+//! z-slab is one contiguous block and every xy-plane is contiguous.
+
+#include "framework/Box.hpp"
+#include "framework/CellArray.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace strata {
+
+template <class MemorySpace>
+class Field {
+ public:
+  using memory_space = MemorySpace;
+  using view_type = Kokkos::View<double***, Kokkos::LayoutRight, MemorySpace>;
+
+  Field() = default;
+
+  //! Allocates (and zeroes) `owned` grown by `ghosts` layers.
+  Field(const std::string& name, const Box& owned, int ghosts)
+      : owned_(owned),
+        ghosts_(ghosts),
+        view_(name, owned.extent(Z) + 2 * ghosts, owned.extent(Y) + 2 * ghosts,
+              owned.extent(X) + 2 * ghosts) {}
+
+  const Box& owned() const { return owned_; }
+  //! The owned box with its ghost layers: every index a kernel may touch.
+  Box allocated() const { return grow(owned_, ghosts_); }
+  int ghosts() const { return ghosts_; }
+  const view_type& view() const { return view_; }
+  std::string name() const { return view_.label(); }
+
+  //! Accessor in global indices for kernels.
+  CellArray<double> cells() const {
+    const Box a = allocated();
+    return CellArray<double>(view_.data(), a.lo[X], a.lo[Y], a.lo[Z], view_.stride(1),
+                             view_.stride(0));
+  }
+
+ private:
+  Box owned_;
+  int ghosts_ = 0;
+  view_type view_;
+};
+
+}  // namespace strata

@@ -1,0 +1,43 @@
+#pragma once
+//! \file Timers.hpp
+//! Named wall-clock accumulators for the phases of a step (interior, boundary,
+//! ghost fill, ...). Each timed scope is also a Kokkos profiling region, so
+//! Kokkos tools and Nsight see the same names as Strata's report.
+
+#include <map>
+#include <string>
+
+namespace strata {
+
+class Timers {
+ public:
+  //! Times one scope into the named accumulator.
+  class Scope {
+   public:
+    Scope(Timers& timers, const std::string& name);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    Timers& timers_;
+    std::string name_;
+    double start_;
+  };
+
+  [[nodiscard]] Scope time(const std::string& name) { return Scope(*this, name); }
+
+  void add(const std::string& name, double seconds);
+  //! Accumulated seconds, 0 for a name never timed.
+  double seconds(const std::string& name) const;
+  //! All accumulators, in name order.
+  const std::map<std::string, double>& all() const { return seconds_; }
+
+  //! Seconds since an arbitrary fixed point; monotonic.
+  static double now();
+
+ private:
+  std::map<std::string, double> seconds_;
+};
+
+}  // namespace strata

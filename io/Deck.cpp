@@ -1,0 +1,275 @@
+#include "io/Deck.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace strata::io {
+
+namespace Impl {
+
+struct DeckSource {
+  std::string file_name;
+  YAML::Node root;
+  //! Overridden key paths and the `--set` text that set them.
+  std::map<std::string, std::string> overrides;
+};
+
+}  // namespace Impl
+
+namespace {
+
+std::string join(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+
+std::string describe(const YAML::Node& node) {
+  if (node.IsScalar()) return "'" + node.Scalar() + "'";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  return "nothing";
+}
+
+// Command-line overrides are applied to the tree before anything reads it,
+// so they go through exactly the same validation as the file.
+void apply_override(Impl::DeckSource& source, const std::string& text) {
+  const auto eq = text.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("--set " + text + ": expected key.path=value");
+  const std::string path = text.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(text.substr(eq + 1));
+  } catch (const YAML::Exception& e) {
+    throw InputError("--set " + text + ": " + path + ": value is not valid YAML: " + e.msg);
+  }
+  std::vector<std::string> keys;
+  std::stringstream ss(path);
+  for (std::string key; std::getline(ss, key, '.');) {
+    if (key.empty()) throw InputError("--set " + text + ": empty key in '" + path + "'");
+    keys.push_back(key);
+  }
+  YAML::Node node = source.root;
+  for (std::size_t n = 0; n + 1 < keys.size(); ++n) {
+    if (!node[keys[n]]) node[keys[n]] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = node[keys[n]];
+    if (!next.IsMap())
+      throw InputError("--set " + text + ": " + keys[n] + " is not a section of the deck");
+    node.reset(next);
+  }
+  node[keys.back()] = value;
+  source.overrides[path] = text;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+}  // namespace
+
+std::string closest_match(const std::string& word, const std::set<std::string>& candidates) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+DeckSection::DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node node,
+                         std::string path, int line)
+    : source_(std::move(source)),
+      node_(std::move(node)),
+      path_(std::move(path)),
+      line_(line),
+      known_keys_(std::make_shared<std::set<std::string>>()),
+      children_(std::make_shared<std::vector<DeckSection>>()) {}
+
+std::string DeckSection::key_path(const std::string& key) const { return join(path_, key); }
+
+std::string DeckSection::where(const std::string& key) const {
+  const std::string full = key_path(key);
+  const auto it = source_->overrides.find(full);
+  if (it != source_->overrides.end()) return "--set " + it->second + ": " + full;
+  int line = line_;
+  if (node_.IsMap() && node_[key]) {
+    const YAML::Mark mark = node_[key].Mark();
+    if (mark.line >= 0) line = mark.line;
+  }
+  return source_->file_name + ":" + std::to_string(line + 1) + ": " + full;
+}
+
+void DeckSection::fail(const std::string& key, const std::string& message) const {
+  throw InputError(where(key) + ": " + message);
+}
+
+void DeckSection::fail_type(const std::string& key, const char* expected) {
+  fail(key, std::string("expected ") + expected + ", got " + describe(node_[key]));
+}
+
+bool DeckSection::has(const std::string& key) {
+  known_keys_->insert(key);
+  return node_.IsMap() && node_[key] && !node_[key].IsNull();
+}
+
+YAML::Node DeckSection::child(const std::string& key) {
+  if (!has(key)) fail(key, "required key is missing");
+  return node_[key];
+}
+
+namespace {
+
+template <class T>
+bool convert_scalar(const YAML::Node& node, T& out) {
+  if (!node.IsScalar()) return false;
+  try {
+    out = node.as<T>();
+    return true;
+  } catch (const YAML::Exception&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+template <>
+int DeckSection::get<int>(const std::string& key) {
+  int v = 0;
+  if (!convert_scalar(child(key), v)) fail_type(key, "an integer");
+  return v;
+}
+
+template <>
+double DeckSection::get<double>(const std::string& key) {
+  double v = 0;
+  if (!convert_scalar(child(key), v)) fail_type(key, "a number");
+  return v;
+}
+
+template <>
+bool DeckSection::get<bool>(const std::string& key) {
+  bool v = false;
+  if (!convert_scalar(child(key), v)) fail_type(key, "true or false");
+  return v;
+}
+
+template <>
+std::string DeckSection::get<std::string>(const std::string& key) {
+  const YAML::Node node = child(key);
+  if (!node.IsScalar()) fail_type(key, "a string");
+  return node.Scalar();
+}
+
+namespace {
+
+template <class T>
+std::array<T, 3> get_triple(DeckSection& section, const YAML::Node& node, const std::string& key) {
+  const std::string expected = std::string("expected a list of three ") +
+                               (std::is_same_v<T, int> ? "integers" : "numbers") + " [x, y, z], ";
+  if (!node.IsSequence()) section.fail(key, expected + "got " + describe(node));
+  if (node.size() != 3)
+    section.fail(key, expected + "got " + std::to_string(node.size()) + " values");
+  std::array<T, 3> out{};
+  for (std::size_t n = 0; n < 3; ++n)
+    if (!convert_scalar(node[n], out[n]))
+      section.fail(key, expected + "got " + describe(node[n]) + " for " + "xyz"[n]);
+  return out;
+}
+
+}  // namespace
+
+template <>
+std::array<int, 3> DeckSection::get<std::array<int, 3>>(const std::string& key) {
+  return get_triple<int>(*this, child(key), key);
+}
+
+template <>
+std::array<double, 3> DeckSection::get<std::array<double, 3>>(const std::string& key) {
+  return get_triple<double>(*this, child(key), key);
+}
+
+DeckSection DeckSection::section(const std::string& key) {
+  YAML::Node node;
+  if (has(key)) {
+    node = node_[key];
+    if (!node.IsMap()) fail_type(key, "a section (a mapping of keys)");
+  } else {
+    node = YAML::Node(YAML::NodeType::Map);
+  }
+  // Missing keys of the section are reported at the line of its own key.
+  int line = line_;
+  if (node_.IsMap())
+    for (const auto& entry : node_)
+      if (entry.first.Scalar() == key) line = entry.first.Mark().line;
+  DeckSection child_section(source_, node, key_path(key), line);
+  children_->push_back(child_section);
+  return child_section;
+}
+
+void DeckSection::reject_unknown_keys() const {
+  if (node_.IsMap()) {
+    for (const auto& entry : node_) {
+      const std::string key = entry.first.as<std::string>();
+      if (known_keys_->count(key)) continue;
+      std::string message = "unknown key";
+      const std::string suggestion = closest_match(key, *known_keys_);
+      if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+      // Point at the key itself: its value may sit on a later line.
+      const auto it = source_->overrides.find(key_path(key));
+      if (it != source_->overrides.end())
+        throw InputError("--set " + it->second + ": " + key_path(key) + ": " + message);
+      throw InputError(source_->file_name + ":" + std::to_string(entry.first.Mark().line + 1) +
+                       ": " + key_path(key) + ": " + message);
+    }
+  }
+  for (const DeckSection& child_section : *children_) child_section.reject_unknown_keys();
+}
+
+Deck Deck::parse(const std::string& text, const std::string& name,
+                 const std::vector<std::string>& overrides) {
+  auto source = std::make_shared<Impl::DeckSource>();
+  source->file_name = name;
+  try {
+    source->root = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(name + ":" + std::to_string(e.mark.line + 1) + ": syntax error: " + e.msg);
+  }
+  if (source->root.IsNull()) source->root = YAML::Node(YAML::NodeType::Map);
+  if (!source->root.IsMap())
+    throw InputError(name + ":1: the deck must be a mapping of keys, got " +
+                     describe(source->root));
+  for (const auto& o : overrides) apply_override(*source, o);
+  YAML::Node root = source->root;
+  return Deck(DeckSection(source, root, "", 0));
+}
+
+Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path + ": cannot open the deck");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse(text.str(), path, overrides);
+}
+
+const std::string& Deck::file_name() const { return root_.source_->file_name; }
+
+std::string Deck::dump() const {
+  YAML::Emitter out;
+  out << root_.source_->root;
+  return out.c_str();
+}
+
+}  // namespace strata::io

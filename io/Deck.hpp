@@ -1,0 +1,103 @@
+#pragma once
+//! \file Deck.hpp
+//! A YAML input deck with typed, validated access. Every error names where the
+//! offending value came from, `deck.yaml:LINE: key.path: message` (or
+//! `--set key.path=...: ...` for command-line overrides), and is thrown as
+//! strata::InputError. Keys a program never reads are reported as unknown,
+//! with a "did you mean" suggestion.
+
+#include "framework/Error.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace strata::io {
+
+namespace Impl {
+struct DeckSource;
+}
+
+//! One mapping of the deck (the root or a nested section).
+class DeckSection {
+ public:
+  //! True when the key is present (and marks it as known).
+  bool has(const std::string& key);
+
+  //! The value of a required key.
+  template <class T>
+  T get(const std::string& key);
+
+  //! The value of an optional key, or `fallback` when absent.
+  template <class T>
+  T get(const std::string& key, const T& fallback) {
+    return has(key) ? get<T>(key) : fallback;
+  }
+
+  //! The value of an optional key without a default.
+  template <class T>
+  std::optional<T> get_optional(const std::string& key) {
+    return has(key) ? std::optional<T>(get<T>(key)) : std::nullopt;
+  }
+
+  //! A nested mapping; an absent optional section reads as empty.
+  DeckSection section(const std::string& key);
+
+  //! Throws `where(key): message`.
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+
+  //! Location prefix for a key: `file:line: path.key` or `--set path.key=value`.
+  std::string where(const std::string& key) const;
+
+  //! Throws for the first key of this section (and of every section taken
+  //! from it) that the program never asked for.
+  void reject_unknown_keys() const;
+
+  //! Dotted path of this section ("" for the root).
+  const std::string& path() const { return path_; }
+
+ private:
+  friend class Deck;
+  //! `line` (0-based) locates the section when its node carries no mark (absent sections).
+  DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node node, std::string path, int line);
+
+  std::string key_path(const std::string& key) const;
+  YAML::Node child(const std::string& key);
+  [[noreturn]] void fail_type(const std::string& key, const char* expected);
+
+  std::shared_ptr<Impl::DeckSource> source_;
+  YAML::Node node_;
+  std::string path_;
+  int line_ = 0;
+  std::shared_ptr<std::set<std::string>> known_keys_;
+  std::shared_ptr<std::vector<DeckSection>> children_;
+};
+
+//! A whole deck: the parsed file with command-line overrides applied.
+class Deck {
+ public:
+  //! Loads `path` and applies `overrides`, each `key.path=value` (value in YAML).
+  static Deck load(const std::string& path, const std::vector<std::string>& overrides = {});
+  //! Parses deck text held in memory; `name` stands for the file in messages.
+  static Deck parse(const std::string& text, const std::string& name,
+                    const std::vector<std::string>& overrides = {});
+
+  DeckSection& root() { return root_; }
+  const std::string& file_name() const;
+  //! The deck as resolved (file plus overrides), as YAML text.
+  std::string dump() const;
+
+ private:
+  explicit Deck(DeckSection root) : root_(std::move(root)) {}
+  DeckSection root_;
+};
+
+//! The candidate closest to `word` by edit distance, or "" when none is close.
+std::string closest_match(const std::string& word, const std::set<std::string>& candidates);
+
+}  // namespace strata::io

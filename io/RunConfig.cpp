@@ -1,0 +1,70 @@
+#include "io/RunConfig.hpp"
+
+#include <cmath>
+
+namespace strata::io {
+
+namespace {
+
+GridConfig read_grid(DeckSection grid) {
+  GridConfig g;
+  g.cells = grid.get<std::array<int, 3>>("cells");
+  for (int a = 0; a < 3; ++a)
+    if (g.cells[a] < 1) grid.fail("cells", "every axis needs at least one cell");
+  DeckSection domain = grid.section("domain");
+  g.lo = domain.get("lo", g.lo);
+  g.hi = domain.get("hi", g.hi);
+  for (int a = 0; a < 3; ++a) {
+    if (!std::isfinite(g.lo[a]) || !std::isfinite(g.hi[a]) || g.hi[a] <= g.lo[a])
+      domain.fail("hi", "each component must be finite and greater than lo");
+  }
+  return g;
+}
+
+TimeConfig read_time(DeckSection time) {
+  TimeConfig t;
+  t.steps = time.get_optional<int>("steps");
+  t.end_time = time.get_optional<double>("end_time");
+  t.dt = time.get_optional<double>("dt");
+  if (time.has("cfl")) {
+    if (t.dt) time.fail("cfl", "give either dt or cfl, not both");
+    t.cfl = time.get<double>("cfl");
+  }
+  if (t.steps && t.end_time) time.fail("end_time", "give either steps or end_time, not both");
+  if (!t.steps && !t.end_time) time.fail("steps", "required key is missing (or give end_time)");
+  if (t.steps && *t.steps < 0) time.fail("steps", "must be >= 0");
+  if (t.end_time && !(*t.end_time > 0.0)) time.fail("end_time", "must be > 0");
+  if (t.dt && !(*t.dt > 0.0 && std::isfinite(*t.dt))) time.fail("dt", "must be a finite number > 0");
+  if (!(t.cfl > 0.0 && t.cfl <= 1.0)) time.fail("cfl", "must be in (0, 1]");
+  return t;
+}
+
+OutputConfig read_output(DeckSection output) {
+  OutputConfig o;
+  o.report_every = output.get("report_every", o.report_every);
+  if (o.report_every < 0) output.fail("report_every", "must be >= 0 (0 turns progress lines off)");
+  return o;
+}
+
+HybridConfig read_hybrid(DeckSection hybrid) {
+  HybridConfig h;
+  h.cpu_share = hybrid.get("cpu_share", h.cpu_share);
+  if (!(h.cpu_share >= 0.0 && h.cpu_share <= 1.0)) hybrid.fail("cpu_share", "must be in [0, 1]");
+  return h;
+}
+
+}  // namespace
+
+RunConfig read_run_config(Deck& deck) {
+  DeckSection& root = deck.root();
+  RunConfig config;
+  config.deck_path = deck.file_name();
+  config.app = root.get<std::string>("app");
+  config.grid = read_grid(root.section("grid"));
+  config.time = read_time(root.section("time"));
+  config.output = read_output(root.section("output"));
+  config.hybrid = read_hybrid(root.section("hybrid"));
+  return config;
+}
+
+}  // namespace strata::io

@@ -1,0 +1,48 @@
+#pragma once
+//! \file RunConfig.hpp
+//! The framework's part of a deck as a typed, validated struct. App-specific
+//! sections are read by each app from the same Deck.
+
+#include "io/Deck.hpp"
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace strata::io {
+
+struct GridConfig {
+  std::array<int, 3> cells{};                 //!< global cells per axis
+  std::array<double, 3> lo{0.0, 0.0, 0.0};    //!< domain corner [length]
+  std::array<double, 3> hi{1.0, 1.0, 1.0};    //!< opposite corner [length]
+  double spacing(int axis) const { return (hi[axis] - lo[axis]) / cells[axis]; }
+};
+
+struct TimeConfig {
+  std::optional<int> steps;        //!< number of steps, or
+  std::optional<double> end_time;  //!< simulated time to reach [time]
+  std::optional<double> dt;        //!< fixed time step [time], or
+  double cfl = 0.8;                //!< fraction of the app's stability limit
+};
+
+struct OutputConfig {
+  int report_every = 100;  //!< steps between progress lines (0: none)
+};
+
+struct HybridConfig {
+  double cpu_share = 0.0;  //!< fraction of each rank's z planes on the host slab
+};
+
+struct RunConfig {
+  std::string deck_path;
+  std::string app;
+  GridConfig grid;
+  TimeConfig time;
+  OutputConfig output;
+  HybridConfig hybrid;
+};
+
+//! Reads and validates the framework sections (app, grid, time, output, hybrid).
+RunConfig read_run_config(Deck& deck);
+
+}  // namespace strata::io

@@ -1,0 +1,28 @@
+#pragma once
+//! \file SlabSplit.hpp
+//! A rank's box cut along z at one plane into a device slab (bottom) and a
+//! host slab (top). The host slab gets round(cpu_share * nz) whole planes
+//! (halves round up), so shares 0 and 1 give one empty slab.
+
+#include "framework/Box.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata {
+
+//! Execution spaces of the two slabs. Without a GPU backend the device slab
+//! runs on the default space as its own partition, so the machinery is the same.
+using DeviceExecSpace = Kokkos::DefaultExecutionSpace;
+using HostExecSpace = Kokkos::DefaultHostExecutionSpace;
+
+struct SlabSplit {
+  Box device;  //!< bottom planes [lo_z, cut)
+  Box host;    //!< top planes [cut, hi_z)
+};
+
+//! Host planes for a share of nz planes.
+int host_planes(int nz, double cpu_share);
+
+SlabSplit split_slabs(const Box& rank_box, double cpu_share);
+
+}  // namespace strata

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# One command from a fresh Debian 12 machine to a result:
+#   scripts/bootstrap.sh run    install what is missing, build, run inputs/heat.yaml
+#   scripts/bootstrap.sh test   install what is missing, build, run the test suite
+# Environment: STRATA_BUILD_DIR (default build), STRATA_RANKS (default 1),
+# OMP_NUM_THREADS (default: cores / ranks), CMAKE_ARGS (extra configure flags).
+set -euo pipefail
+
+mode=${1:-}
+[[ $mode == run || $mode == test ]] || { echo "usage: $0 run|test" >&2; exit 2; }
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${STRATA_BUILD_DIR:-$root/build}
+
+kokkos_prefix=$("$root/scripts/setup-deps.sh" | tail -n1)
+
+# Open MPI refuses root unless told; containers and CI run as root.
+if [[ $(id -u) -eq 0 ]]; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+
+# shellcheck disable=SC2086
+cmake -S "$root" -B "$build" -DKokkos_ROOT="$kokkos_prefix" ${CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j "$(nproc)"
+
+case $mode in
+  run)
+    ranks=${STRATA_RANKS:-1}
+    export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) / ranks > 0 ? $(nproc) / ranks : 1 ))}
+    export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
+    mpirun -np "$ranks" --oversubscribe --bind-to none "$build/apps/strata" "$root/inputs/heat.yaml"
+    ;;
+  test)
+    cd "$build" && ctest --output-on-failure -j 1
+    ;;
+esac

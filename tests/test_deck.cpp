@@ -1,0 +1,123 @@
+#include "apps/Driver.hpp"
+#include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace strata {
+namespace {
+
+const std::string data_dir = STRATA_TEST_DATA_DIR;
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+// Errors are printed once, by rank 0.
+std::string on_rank0(const std::string& text) { return world_rank() == 0 ? text : ""; }
+
+struct DriverRun {
+  int code;
+  std::string out, err;
+};
+
+DriverRun run_driver(std::vector<std::string> args) {
+  args.insert(args.begin(), "strata");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out, err);
+  return {code, out.str(), err.str()};
+}
+
+TEST(Deck, DefaultDeckReadsAndRoundTrips) {
+  io::Deck deck = io::Deck::load(data_dir + "/../inputs/heat.yaml");
+  const io::RunConfig config = io::read_run_config(deck);
+  EXPECT_EQ(config.app, "heat3d");
+  EXPECT_EQ(config.grid.cells, (std::array<int, 3>{128, 128, 128}));
+  EXPECT_EQ(config.grid.hi, (std::array<double, 3>{1.0, 1.0, 1.0}));
+  EXPECT_EQ(config.time.steps, 500);
+  EXPECT_FALSE(config.time.dt);
+  EXPECT_EQ(config.time.cfl, 0.8);
+  EXPECT_EQ(config.output.report_every, 100);
+
+  io::Deck again = io::Deck::parse(deck.dump(), "dumped.yaml");
+  const io::RunConfig reread = io::read_run_config(again);
+  EXPECT_EQ(reread.grid.cells, config.grid.cells);
+  EXPECT_EQ(reread.grid.lo, config.grid.lo);
+  EXPECT_EQ(reread.time.steps, config.time.steps);
+  EXPECT_EQ(reread.time.cfl, config.time.cfl);
+  EXPECT_EQ(reread.hybrid.cpu_share, config.hybrid.cpu_share);
+}
+
+TEST(Deck, OverridesReplaceAndAddKeys) {
+  io::Deck deck = io::Deck::load(data_dir + "/../inputs/heat.yaml",
+                                 {"grid.cells=[16, 8, 4]", "time.end_time=0.5", "time.steps=~"});
+  const io::RunConfig config = io::read_run_config(deck);
+  EXPECT_EQ(config.grid.cells, (std::array<int, 3>{16, 8, 4}));
+  EXPECT_EQ(config.time.end_time, 0.5);
+  EXPECT_FALSE(config.time.steps);
+}
+
+TEST(Deck, SuggestsTheClosestKnownKey) {
+  EXPECT_EQ(io::closest_match("alfa", {"alpha", "beta"}), "alpha");
+  EXPECT_EQ(io::closest_match("report_evry", {"report_every"}), "report_every");
+  EXPECT_EQ(io::closest_match("zzz", {"alpha", "grid"}), "");
+}
+
+// Every deck in tests/decks/bad starts with `# expect: MESSAGE` ({deck} stands
+// for its path); the driver must fail with exactly that line on every rank
+// count, printed once.
+TEST(Deck, BadDecksGiveTheExpectedMessage) {
+  std::vector<std::filesystem::path> decks;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/decks/bad"))
+    decks.push_back(entry.path());
+  std::sort(decks.begin(), decks.end());
+  ASSERT_GE(decks.size(), 10u);
+  for (const auto& path : decks) {
+    std::ifstream in(path);
+    std::string first_line;
+    std::getline(in, first_line);
+    const std::string tag = "# expect: ";
+    ASSERT_EQ(first_line.rfind(tag, 0), 0u) << path;
+    std::string expected = first_line.substr(tag.size());
+    expected.replace(expected.find("{deck}"), 6, path.string());
+
+    const DriverRun run = run_driver({path.string()});
+    EXPECT_EQ(run.code, 1) << path;
+    EXPECT_EQ(run.err, on_rank0(expected + "\n")) << path;
+    EXPECT_EQ(run.out, "");
+  }
+}
+
+TEST(Driver, CommandLineErrorsAndOverrides) {
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const DriverRun unknown = run_driver({deck, "--frobnicate"});
+  EXPECT_EQ(unknown.code, 1);
+  EXPECT_EQ(unknown.err, on_rank0("strata: unknown option '--frobnicate' (see strata --help)\n"));
+
+  const DriverRun bad_set = run_driver({deck, "--set", "heat3d.alpha=-1"});
+  EXPECT_EQ(bad_set.code, 1);
+  EXPECT_EQ(bad_set.err, on_rank0("--set heat3d.alpha=-1: heat3d.alpha: must be a finite number > 0\n"));
+
+  const DriverRun typo = run_driver({deck, "--set", "time.stepz=3"});
+  EXPECT_EQ(typo.err, on_rank0("--set time.stepz=3: time.stepz: unknown key (did you mean 'steps'?)\n"));
+
+  const DriverRun missing = run_driver({data_dir + "/decks/no_such_deck.yaml"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_EQ(missing.err, on_rank0(data_dir + "/decks/no_such_deck.yaml: cannot open the deck\n"));
+
+  EXPECT_EQ(run_driver({"--help"}).code, 0);
+  EXPECT_EQ(run_driver({"--version"}).code, 0);
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,133 @@
+#include "framework/Field.hpp"
+#include "framework/ForEachCell.hpp"
+#include "halo/WallGhosts.hpp"
+#include "tests/ExecSpaces.hpp"
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+template <class ExecSpace>
+class FieldLaunch : public ::testing::Test {};
+TYPED_TEST_SUITE(FieldLaunch, test::ExecSpaces);
+
+// Field data copied to the host, for checking.
+template <class MemorySpace>
+auto host_copy(const Field<MemorySpace>& f) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
+}
+
+double code_of(int i, int j, int k) { return 10000.0 * k + 100.0 * j + i + 0.25; }
+
+TYPED_TEST(FieldLaunch, AllocatesGhostsAndMapsGlobalIndices) {
+  using Exec = TypeParam;
+  const Box owned{{5, -2, 7}, {9, 4, 10}};
+  Field<typename Exec::memory_space> f("f", owned, 2);
+  EXPECT_EQ(f.allocated(), grow(owned, 2));
+  EXPECT_EQ(f.view().extent(0), 3u + 4u);
+  EXPECT_EQ(f.view().extent(1), 6u + 4u);
+  EXPECT_EQ(f.view().extent(2), 4u + 4u);
+  const auto u = f.cells();
+  for_each_cell("fill", Exec(), f.allocated(),
+                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+  Exec().fence();
+  const auto h = host_copy(f);
+  const Box a = f.allocated();
+  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+      for (int i = a.lo[X]; i < a.hi[X]; ++i)
+        ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), code_of(i, j, k));
+}
+
+// Each region launch touches exactly its cells: poison everything, add one in
+// the region, and check every allocated cell.
+TYPED_TEST(FieldLaunch, RegionLaunchTouchesExactlyTheRegion) {
+  using Exec = TypeParam;
+  const Box owned{{0, 3, -4}, {7, 12, 5}};
+  const int ghosts = 3;
+  const FaceMask walls_low_z = {{{true, true}, {true, true}, {false, true}}};
+  for (const FaceMask& deferred : {all_faces(), walls_low_z}) {
+    for (int reach = 1; reach <= ghosts; ++reach) {
+      for (Region region : {Region::All, Region::Interior, Region::Boundary}) {
+        Field<typename Exec::memory_space> f("f", owned, ghosts);
+        const auto u = f.cells();
+        Kokkos::deep_copy(f.view(), -7.0);
+        for_each_cell("touch", Exec(), owned, region, reach, deferred,
+                      KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) += 1.0; });
+        Exec().fence();
+        const auto h = host_copy(f);
+        const auto boxes = region_boxes(owned, region, reach, deferred);
+        const Box a = f.allocated();
+        for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+          for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+            for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+              bool inside = false;
+              for (const Box& b : boxes) inside |= b.contains(i, j, k);
+              ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), inside ? -6.0 : -7.0)
+                  << to_string(region) << " reach " << reach << " cell " << i << "," << j << "," << k;
+            }
+      }
+    }
+  }
+}
+
+TYPED_TEST(FieldLaunch, SumAndMaxOverCells) {
+  using Exec = TypeParam;
+  const Box box{{-3, 0, 2}, {5, 6, 9}};
+  double expected_sum = 0.0, expected_max = -1e300;
+  for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+    for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+      for (int i = box.lo[X]; i < box.hi[X]; ++i) {
+        expected_sum += i * j - k;
+        expected_max = std::max(expected_max, double(i * j - k));
+      }
+  const auto value = KOKKOS_LAMBDA(int i, int j, int k) { return double(i * j - k); };
+  EXPECT_EQ(sum_over_cells(Exec(), box, value), expected_sum);
+  EXPECT_EQ(max_over_cells(Exec(), box, value), expected_max);
+}
+
+// Ghosts beyond walls mirror the owned cells: negated about the wall value
+// for Dirichlet, copied for Neumann. Ghosts of faces that are not walls hold
+// what the halo exchange put there (here: the same code as owned cells) and
+// are left alone; edges between a wall and a halo face mirror the halo cells.
+TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
+  using Exec = TypeParam;
+  const Box owned{{0, 0, 0}, {6, 5, 4}};
+  const int ghosts = 2;
+  const FaceMask walls = {{{true, true}, {true, false}, {false, true}}};
+  for (WallKind kind : {WallKind::Dirichlet, WallKind::Neumann}) {
+    Field<typename Exec::memory_space> f("f", owned, ghosts);
+    const auto u = f.cells();
+    for_each_cell("fill", Exec(), f.allocated(),
+                  KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+    const double g = 3.0;
+    fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g});
+    Exec().fence();
+    const auto h = host_copy(f);
+    const Box a = f.allocated();
+    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+        for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+          int idx[3] = {i, j, k};
+          int reflections = 0;
+          for (int ax = 0; ax < 3; ++ax) {
+            if (idx[ax] < owned.lo[ax] && walls[ax][0]) {
+              idx[ax] = 2 * owned.lo[ax] - 1 - idx[ax];
+              ++reflections;
+            } else if (idx[ax] >= owned.hi[ax] && walls[ax][1]) {
+              idx[ax] = 2 * owned.hi[ax] - 1 - idx[ax];
+              ++reflections;
+            }
+          }
+          double expected = code_of(idx[0], idx[1], idx[2]);
+          if (kind == WallKind::Dirichlet)
+            for (int r = 0; r < reflections; ++r) expected = 2 * g - expected;
+          ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected)
+              << "cell " << i << "," << j << "," << k;
+        }
+  }
+}
+
+}  // namespace
+}  // namespace strata
