@@ -10,15 +10,19 @@ namespace strata {
 
 namespace {
 
-using AppReader = std::function<AppBuilder(io::DeckSection, const io::RunConfig&)>;
+using AppReader = std::function<AppBuilder(io::Deck&, const io::RunConfig&)>;
 
 const std::map<std::string, AppReader>& registry() {
   static const std::map<std::string, AppReader> apps = {
       {"heat3d",
-       [](io::DeckSection section, const io::RunConfig& config) -> AppBuilder {
-         const heat3d::HeatParams params = heat3d::read_heat_params(section);
-         return [params, grid = config.grid](const Decomposition& decomposition) {
-           return std::make_unique<heat3d::Heat3d<DeviceExecSpace>>(grid, params, decomposition);
+       [](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
+         const heat3d::HeatParams params = heat3d::read_heat_params(deck.root().section("heat3d"));
+         using Heat = heat3d::Heat3d<DeviceExecSpace>;
+         if (config.halo.width % Heat::reach != 0)
+           deck.root().section("halo").fail(
+               "width", "must be a multiple of the heat3d stencil reach " + std::to_string(Heat::reach));
+         return [params, grid = config.grid, halo = config.halo](const Decomposition& decomposition) {
+           return std::make_unique<Heat>(grid, params, decomposition, halo);
          };
        }},
   };
@@ -41,7 +45,7 @@ AppBuilder read_app(io::Deck& deck, const io::RunConfig& config) {
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     deck.root().fail("app", message);
   }
-  return it->second(deck.root().section(config.app), config);
+  return it->second(deck, config);
 }
 
 }  // namespace strata

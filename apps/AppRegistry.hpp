@@ -21,7 +21,7 @@ std::set<std::string> app_names();
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;
 
 //! Reads and validates the section of the app named in `config.app` (the key
-//! of the same name) and returns its builder. Reading comes first so that
+//! of the same name) and the framework keys it constrains, and returns its builder. Reading comes first so that
 //! every deck error is found before any rank allocates or communicates.
 //! Throws InputError for an unknown app or a bad section.
 AppBuilder read_app(io::Deck& deck, const io::RunConfig& config);

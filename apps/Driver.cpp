@@ -37,22 +37,21 @@ bool all_ranks_ok(MPI_Comm comm, const std::optional<std::string>& failure, std:
 void print_summary(const TimeLoopResult& r, MPI_Comm comm, std::ostream& out) {
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  if (rank == 0) {
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "done: %d steps to t = %.6e in %.3f s wall, %.3e cell updates/s\n", r.steps,
-                  r.time, r.wall_seconds, r.cells_per_second);
-    out << line << "phase times (max over ranks):\n";
-  }
-  for (const auto& [name, seconds] : r.timers.all()) {
-    double max = seconds;
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &max, 1, MPI_DOUBLE, MPI_MAX, comm));
-    if (rank == 0) {
-      char line[120];
-      std::snprintf(line, sizeof line, "  %-12s %10.4f s  %5.1f%%\n", name.c_str(), max,
-                    r.wall_seconds > 0 ? 100.0 * max / r.wall_seconds : 0.0);
-      out << line;
-    }
+  const auto stats = r.timers.reduce(comm);
+  if (rank != 0) return;
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "done: %d steps to t = %.6e in %.3f s wall, %.3e cell updates/s\n", r.steps, r.time,
+                r.wall_seconds, r.cells_per_second);
+  out << line;
+  std::snprintf(line, sizeof line, "%-14s %10s %10s %10s %7s %9s\n", "phase [s]", "min", "mean",
+                "max", "max %", "max rank");
+  out << line;
+  for (const auto& [name, s] : stats) {
+    std::snprintf(line, sizeof line, "  %-12s %10.4f %10.4f %10.4f %6.1f%% %9d\n", name.c_str(),
+                  s.min, s.mean, s.max, r.wall_seconds > 0 ? 100.0 * s.max / r.wall_seconds : 0.0,
+                  s.max_rank);
+    out << line;
   }
 }
 
@@ -76,9 +75,13 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       config = io::read_run_config(*deck);
       const AppBuilder build_app = read_app(*deck, config);
       deck->root().reject_unknown_keys();
-      decomposition = std::make_unique<Decomposition>(
-          comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
-          std::array<int, 3>{0, 0, 0}, std::array<bool, 3>{false, false, false});
+      try {
+        decomposition = std::make_unique<Decomposition>(
+            comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
+            config.decomposition.dims, config.grid.periodic);
+      } catch (const InputError& e) {
+        deck->root().section("decomposition").fail("dims", e.what());
+      }
       sim = build_app(*decomposition);
     }
   } catch (const InputError& e) {
@@ -102,7 +105,12 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
         << "deck " << config.deck_path << ": app " << config.app << ", " << config.grid.cells[X]
         << "x" << config.grid.cells[Y] << "x" << config.grid.cells[Z] << " cells on "
         << decomposition->size() << " rank(s), " << Kokkos::DefaultExecutionSpace::concurrency()
-        << " threads per rank\n";
+        << " threads per rank\n"
+        << "decomposition: " << decomposition->dims()[X] << "x" << decomposition->dims()[Y] << "x"
+        << decomposition->dims()[Z] << " ranks"
+        << (config.decomposition.dims == std::array<int, 3>{0, 0, 0}
+                ? " (chosen to minimise the halo surface)\n"
+                : " (from the deck)\n");
   }
   TimeLoopSettings settings;
   settings.steps = config.time.steps;

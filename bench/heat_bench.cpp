@@ -6,51 +6,22 @@
 //! minimum traffic of the update; copy bandwidth counts 16 bytes per element.
 
 #include "apps/heat3d/HeatKernels.hpp"
+#include "bench/Measure.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <functional>
 #include <vector>
 
 namespace {
 
 using Exec = Kokkos::DefaultHostExecutionSpace;
 using strata::Box;
-
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-//! Best time of `repeats` runs of `body` after one warm-up.
-double best_time(int repeats, const std::function<void()>& body) {
-  body();
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const double t0 = seconds_now();
-    body();
-    best = std::min(best, seconds_now() - t0);
-  }
-  return best;
-}
-
-//! STREAM-like copy a[i] = b[i] over arrays larger than any cache, in GB/s.
-double copy_bandwidth() {
-  const std::size_t n = std::size_t(1) << 26;  // 512 MiB per array
-  Kokkos::View<double*, Exec::memory_space> a("a", n), b("b", n);
-  Kokkos::deep_copy(b, 1.0);
-  const double t = best_time(5, [&] {
-    Kokkos::parallel_for(
-        "copy", Kokkos::RangePolicy<Exec>(0, n), KOKKOS_LAMBDA(std::size_t i) { a(i) = b(i); });
-    Exec().fence();
-  });
-  return 16.0 * n / t / 1e9;
-}
+using strata::bench::best_time;
 
 //! The same 7-point update written by hand: raw pointers, OpenMP over rows,
 //! simd over i. Interior cells of an (n+2)^3 array with one ghost layer.
@@ -112,7 +83,7 @@ int main(int argc, char* argv[]) {
   if (sizes.empty()) sizes = {256, 64};
 
   std::printf("heat_bench: %s with %d threads\n", Exec::name(), Exec::concurrency());
-  const double copy_gbs = copy_bandwidth();
+  const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
   std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
   std::printf("%6s  %-22s %12s %10s %9s %10s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",
               "vs hand");

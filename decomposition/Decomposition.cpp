@@ -46,7 +46,7 @@ std::array<int, 3> choose_dims(const Box& global, int ranks, std::array<int, 3> 
   }
   if (best[X] == 0) {
     std::ostringstream os;
-    os << "decomposition.dims: cannot split " << global.extent(X) << "x" << global.extent(Y) << "x"
+    os << "cannot split " << global.extent(X) << "x" << global.extent(Y) << "x"
        << global.extent(Z) << " cells over " << ranks << " ranks";
     if (requested != std::array<int, 3>{0, 0, 0})
       os << " with dims [" << requested[X] << ", " << requested[Y] << ", " << requested[Z]
@@ -75,6 +75,25 @@ Decomposition::Decomposition(MPI_Comm comm, const Box& global,
   STRATA_MPI_CHECK(MPI_Cart_coords(cart_, rank_, 3, c));
   coords_ = {c[2], c[1], c[0]};
   local_ = block_of(global_, dims_, coords_);
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::array<int, 3> d{dx, dy, dz};
+        int target[3];  // Cartesian order (z, y, x)
+        bool beyond_wall = false;
+        for (int a = 0; a < 3; ++a) {
+          const int coord = coords_[a] + d[a];
+          beyond_wall |= !periodic_[a] && (coord < 0 || coord >= dims_[a]);
+          target[2 - a] = (coord + dims_[a]) % dims_[a];
+        }
+        int neighbor = MPI_PROC_NULL;
+        if (!beyond_wall) STRATA_MPI_CHECK(MPI_Cart_rank(cart_, target, &neighbor));
+        neighbors_[direction_index(d)] = neighbor;
+      }
+  MPI_Comm node = MPI_COMM_NULL;
+  STRATA_MPI_CHECK(MPI_Comm_split_type(cart_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
+  STRATA_MPI_CHECK(MPI_Comm_rank(node, &node_local_rank_));
+  STRATA_MPI_CHECK(MPI_Comm_free(&node));
 }
 
 Decomposition::~Decomposition() {

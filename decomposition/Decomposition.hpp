@@ -42,6 +42,15 @@ class Decomposition {
   //! True when the low (side 0) or high (side 1) face of the local box is a
   //! physical wall of the domain, i.e. not shared with a rank or wrapped.
   bool is_wall(int axis, int side) const;
+  //! Rank of the neighbour in direction `d` (components -1, 0, 1; periodic
+  //! axes wrap), or MPI_PROC_NULL beyond a wall.
+  int neighbor(const std::array<int, 3>& d) const { return neighbors_[direction_index(d)]; }
+  //! Index 0..26 of a direction; 13 is (0, 0, 0).
+  static int direction_index(const std::array<int, 3>& d) {
+    return (d[X] + 1) + 3 * (d[Y] + 1) + 9 * (d[Z] + 1);
+  }
+  //! Rank among the ranks sharing this node (picks the GPU).
+  int node_local_rank() const { return node_local_rank_; }
   MPI_Comm comm() const { return cart_; }
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -52,7 +61,9 @@ class Decomposition {
   std::array<int, 3> dims_{};
   std::array<int, 3> coords_{};
   std::array<bool, 3> periodic_{};
+  std::array<int, 27> neighbors_{};
   MPI_Comm cart_ = MPI_COMM_NULL;
+  int node_local_rank_ = 0;
   int rank_ = 0;
   int size_ = 1;
 };

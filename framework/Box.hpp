@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <ostream>
+#include <vector>
 
 namespace strata {
 
@@ -81,6 +82,28 @@ constexpr Box shrink(const Box& b, int n) {
   Box r = grow(b, -n);
   for (int ax = 0; ax < 3; ++ax) r.hi[ax] = std::max(r.lo[ax], r.hi[ax]);
   return r;
+}
+
+//! Disjoint boxes covering the cells of `a` not in `b`, peeled along z, then
+//! y, then x (so the first pieces are whole xy-planes); empty pieces left out.
+inline std::vector<Box> box_difference(const Box& a, const Box& b) {
+  std::vector<Box> pieces;
+  const Box cut = intersect(a, b);
+  if (cut.empty()) {
+    if (!a.empty()) pieces.push_back(a);
+    return pieces;
+  }
+  Box rest = a;
+  for (int axis = Z; axis >= X; --axis) {
+    Box low = rest, high = rest;
+    low.hi[axis] = cut.lo[axis];
+    high.lo[axis] = cut.hi[axis];
+    for (const Box& piece : {low, high})
+      if (!piece.empty()) pieces.push_back(piece);
+    rest.lo[axis] = cut.lo[axis];
+    rest.hi[axis] = cut.hi[axis];
+  }
+  return pieces;
 }
 
 inline std::ostream& operator<<(std::ostream& os, const Box& b) {

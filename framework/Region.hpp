@@ -26,6 +26,9 @@ enum class Region {
   Boundary,  //!< owned cells that are not Interior
 };
 
+//! The Interior of `owned` as one box (possibly empty).
+Box interior_box(const Box& owned, int reach, const FaceMask& deferred = all_faces());
+
 //! Disjoint boxes that together cover `region` of `owned` for a stencil of
 //! reach `reach` whose ghosts on the `deferred` faces arrive late; empty
 //! boxes are left out, so the list may be empty.

@@ -4,10 +4,18 @@
 //! ghost fill, ...). Each timed scope is also a Kokkos profiling region, so
 //! Kokkos tools and Nsight see the same names as Strata's report.
 
+#include <mpi.h>
+
 #include <map>
 #include <string>
 
 namespace strata {
+
+//! One accumulator over the ranks of a communicator.
+struct TimerStats {
+  double min = 0.0, mean = 0.0, max = 0.0;
+  int max_rank = 0;  //!< the slowest rank
+};
 
 class Timers {
  public:
@@ -32,6 +40,10 @@ class Timers {
   double seconds(const std::string& name) const;
   //! All accumulators, in name order.
   const std::map<std::string, double>& all() const { return seconds_; }
+
+  //! Collective: min/mean/max of every accumulator any rank has (a rank
+  //! without one counts 0), by name.
+  std::map<std::string, TimerStats> reduce(MPI_Comm comm) const;
 
   //! Seconds since an arbitrary fixed point; monotonic.
   static double now();

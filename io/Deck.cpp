@@ -177,8 +177,10 @@ namespace {
 
 template <class T>
 std::array<T, 3> get_triple(DeckSection& section, const YAML::Node& node, const std::string& key) {
-  const std::string expected = std::string("expected a list of three ") +
-                               (std::is_same_v<T, int> ? "integers" : "numbers") + " [x, y, z], ";
+  const char* element = std::is_same_v<T, int>    ? "integers"
+                        : std::is_same_v<T, bool> ? "booleans"
+                                                  : "numbers";
+  const std::string expected = std::string("expected a list of three ") + element + " [x, y, z], ";
   if (!node.IsSequence()) section.fail(key, expected + "got " + describe(node));
   if (node.size() != 3)
     section.fail(key, expected + "got " + std::to_string(node.size()) + " values");
@@ -199,6 +201,11 @@ std::array<int, 3> DeckSection::get<std::array<int, 3>>(const std::string& key) 
 template <>
 std::array<double, 3> DeckSection::get<std::array<double, 3>>(const std::string& key) {
   return get_triple<double>(*this, child(key), key);
+}
+
+template <>
+std::array<bool, 3> DeckSection::get<std::array<bool, 3>>(const std::string& key) {
+  return get_triple<bool>(*this, child(key), key);
 }
 
 DeckSection DeckSection::section(const std::string& key) {

@@ -11,6 +11,7 @@ GridConfig read_grid(DeckSection grid) {
   g.cells = grid.get<std::array<int, 3>>("cells");
   for (int a = 0; a < 3; ++a)
     if (g.cells[a] < 1) grid.fail("cells", "every axis needs at least one cell");
+  g.periodic = grid.get("periodic", g.periodic);
   DeckSection domain = grid.section("domain");
   g.lo = domain.get("lo", g.lo);
   g.hi = domain.get("hi", g.hi);
@@ -46,6 +47,22 @@ OutputConfig read_output(DeckSection output) {
   return o;
 }
 
+DecompositionConfig read_decomposition(DeckSection decomposition) {
+  DecompositionConfig d;
+  d.dims = decomposition.get("dims", d.dims);
+  for (int a = 0; a < 3; ++a)
+    if (d.dims[a] < 0) decomposition.fail("dims", "ranks per axis must be >= 0 (0 = automatic)");
+  return d;
+}
+
+HaloConfig read_halo(DeckSection halo) {
+  HaloConfig h;
+  h.width = halo.get("width", h.width);
+  h.overlap = halo.get("overlap", h.overlap);
+  if (h.width < 0) halo.fail("width", "must be >= 0 (0 = the stencil reach)");
+  return h;
+}
+
 HybridConfig read_hybrid(DeckSection hybrid) {
   HybridConfig h;
   h.cpu_share = hybrid.get("cpu_share", h.cpu_share);
@@ -63,6 +80,8 @@ RunConfig read_run_config(Deck& deck) {
   config.grid = read_grid(root.section("grid"));
   config.time = read_time(root.section("time"));
   config.output = read_output(root.section("output"));
+  config.decomposition = read_decomposition(root.section("decomposition"));
+  config.halo = read_halo(root.section("halo"));
   config.hybrid = read_hybrid(root.section("hybrid"));
   return config;
 }

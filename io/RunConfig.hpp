@@ -13,6 +13,7 @@ namespace strata::io {
 
 struct GridConfig {
   std::array<int, 3> cells{};                 //!< global cells per axis
+  std::array<bool, 3> periodic{false, false, false};  //!< periodic axes (else walls)
   std::array<double, 3> lo{0.0, 0.0, 0.0};    //!< domain corner [length]
   std::array<double, 3> hi{1.0, 1.0, 1.0};    //!< opposite corner [length]
   double spacing(int axis) const { return (hi[axis] - lo[axis]) / cells[axis]; }
@@ -29,6 +30,16 @@ struct OutputConfig {
   int report_every = 100;  //!< steps between progress lines (0: none)
 };
 
+struct DecompositionConfig {
+  std::array<int, 3> dims{0, 0, 0};  //!< ranks per axis; 0 = chosen automatically
+};
+
+struct HaloConfig {
+  int width = 0;        //!< ghost layers in cells, a multiple w of the stencil reach r
+                        //!< (exchanged every w steps); 0 = the reach
+  bool overlap = true;  //!< compute the interior while messages are in flight
+};
+
 struct HybridConfig {
   double cpu_share = 0.0;  //!< fraction of each rank's z planes on the host slab
 };
@@ -39,10 +50,13 @@ struct RunConfig {
   GridConfig grid;
   TimeConfig time;
   OutputConfig output;
+  DecompositionConfig decomposition;
+  HaloConfig halo;
   HybridConfig hybrid;
 };
 
-//! Reads and validates the framework sections (app, grid, time, output, hybrid).
+//! Reads and validates the framework sections (app, grid, time, output,
+//! decomposition, halo, hybrid).
 RunConfig read_run_config(Deck& deck);
 
 }  // namespace strata::io

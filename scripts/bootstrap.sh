@@ -2,7 +2,7 @@
 # One command from a fresh Debian 12 machine to a result:
 #   scripts/bootstrap.sh run    install what is missing, build, run inputs/heat.yaml
 #   scripts/bootstrap.sh test   install what is missing, build, run the test suite
-# Environment: STRATA_BUILD_DIR (default build), STRATA_RANKS (default 1),
+# Environment: STRATA_BUILD_DIR (default build), STRATA_RANKS (default 2),
 # OMP_NUM_THREADS (default: cores / ranks), CMAKE_ARGS (extra configure flags).
 set -euo pipefail
 
@@ -24,10 +24,20 @@ cmake --build "$build" -j "$(nproc)"
 
 case $mode in
   run)
-    ranks=${STRATA_RANKS:-1}
-    export OMP_NUM_THREADS=${OMP_NUM_THREADS:-$(( $(nproc) / ranks > 0 ? $(nproc) / ranks : 1 ))}
-    export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads}
-    mpirun -np "$ranks" --oversubscribe --bind-to none "$build/apps/strata" "$root/inputs/heat.yaml"
+    ranks=${STRATA_RANKS:-2}
+    cores=$(nproc)
+    threads=${OMP_NUM_THREADS:-$(( cores / ranks > 0 ? cores / ranks : 1 ))}
+    export OMP_NUM_THREADS=$threads
+    # Each rank gets its own cores and pins its threads inside them; binding
+    # threads without binding ranks would pile every rank onto core 0.
+    if (( ranks * threads <= cores )); then
+      export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+      binding=(--map-by "slot:PE=$threads" --bind-to core)
+    else
+      export OMP_PROC_BIND=false
+      binding=(--oversubscribe --bind-to none)
+    fi
+    mpirun -np "$ranks" "${binding[@]}" "$build/apps/strata" "$root/inputs/heat.yaml"
     ;;
   test)
     cd "$build" && ctest --output-on-failure -j 1

@@ -119,5 +119,23 @@ TEST(Driver, CommandLineErrorsAndOverrides) {
   EXPECT_EQ(run_driver({"--version"}).code, 0);
 }
 
+// An impossible rank grid stops every rank with the same message, no hang.
+TEST(Driver, BadDecompositionFailsOnEveryRank) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const DriverRun run = run_driver({deck, "--set", "decomposition.dims=[5,1,1]"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.err,
+            on_rank0("--set decomposition.dims=[5,1,1]: decomposition.dims: cannot split 12x10x8 "
+                     "cells over " + std::to_string(size) +
+                     " ranks with dims [5, 1, 1] (0 = free): the product of dims must equal the "
+                     "rank count and no axis may have more ranks than cells\n"));
+  const DriverRun too_thin = run_driver({deck, "--set", "grid.cells=[2,2,2]", "--set",
+                                         "halo.width=3"});
+  EXPECT_EQ(too_thin.code, 1);
+  EXPECT_EQ(too_thin.err.empty(), world_rank() != 0);
+}
+
 }  // namespace
 }  // namespace strata

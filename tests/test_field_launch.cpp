@@ -96,13 +96,19 @@ TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
   const Box owned{{0, 0, 0}, {6, 5, 4}};
   const int ghosts = 2;
   const FaceMask walls = {{{true, true}, {true, false}, {false, true}}};
-  for (WallKind kind : {WallKind::Dirichlet, WallKind::Neumann}) {
+  for (WallKind kind : {WallKind::Dirichlet, WallKind::Neumann})
+  for (bool split : {false, true}) {
     Field<typename Exec::memory_space> f("f", owned, ghosts);
     const auto u = f.cells();
     for_each_cell("fill", Exec(), f.allocated(),
                   KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
     const double g = 3.0;
-    fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g});
+    if (split) {  // before and after the halo: together the same as All
+      fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g}, WallFill::BeforeHalo);
+      fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g}, WallFill::AfterHalo);
+    } else {
+      fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g});
+    }
     Exec().fence();
     const auto h = host_copy(f);
     const Box a = f.allocated();

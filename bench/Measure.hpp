@@ -1,0 +1,46 @@
+#pragma once
+//! \file Measure.hpp
+//! Timing helpers shared by the benchmarks: best-of-N wall time and a
+//! STREAM-like copy bandwidth, so every benchmark prints its throughput
+//! beside the memory bandwidth measured in the same run.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+namespace strata::bench {
+
+inline double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+//! Best time of `repeats` runs of `body` after one warm-up run.
+inline double best_time(int repeats, const std::function<void()>& body) {
+  body();
+  double best = 1e300;
+  for (int r = 0; r < repeats; ++r) {
+    const double t0 = seconds_now();
+    body();
+    best = std::min(best, seconds_now() - t0);
+  }
+  return best;
+}
+
+//! Copy a[i] = b[i] over arrays far larger than any cache, in GB/s counting
+//! 16 bytes per element (one read, one write).
+template <class ExecSpace>
+double copy_bandwidth(std::size_t elements = std::size_t(1) << 26) {
+  Kokkos::View<double*, typename ExecSpace::memory_space> a("a", elements), b("b", elements);
+  Kokkos::deep_copy(b, 1.0);
+  const double t = best_time(5, [&] {
+    Kokkos::parallel_for(
+        "copy", Kokkos::RangePolicy<ExecSpace>(0, elements),
+        KOKKOS_LAMBDA(std::size_t i) { a(i) = b(i); });
+    ExecSpace().fence();
+  });
+  return 16.0 * elements / t / 1e9;
+}
+
+}  // namespace strata::bench

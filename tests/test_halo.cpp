@@ -1,0 +1,119 @@
+#include "decomposition/Decomposition.hpp"
+#include "halo/HaloExchange.hpp"
+#include "tests/ExecSpaces.hpp"
+#include "tests/RankGrids.hpp"
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+template <class ExecSpace>
+class Halo : public ::testing::Test {};
+TYPED_TEST_SUITE(Halo, test::ExecSpaces);
+
+constexpr double poison = -1.0;
+
+double code_of(int i, int j, int k) { return 1e6 * k + 1e3 * j + i + 0.5; }
+
+// Owned cells hold a code of their global index, ghosts hold poison. After an
+// exchange each ghost must hold the code of the cell it stands for (wrapped on
+// periodic axes) or stay poison beyond a wall; with Faces only face ghosts are
+// filled. Checks every allocated cell, so all 26 directions are covered.
+template <class Exec>
+void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bool, 3> periodic,
+                    int width, HaloShape shape) {
+  const Decomposition decomposition(MPI_COMM_WORLD, global, grid.dims, periodic);
+  Field<typename Exec::memory_space> f("f", decomposition.local(), width);
+  Kokkos::deep_copy(f.view(), poison);
+  const auto u = f.cells();
+  for_each_cell("code", Exec(), f.owned(),
+                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 1e6 * k + 1e3 * j + i + 0.5; });
+  Exec().fence();
+
+  HaloExchange<Exec> halo(decomposition, width, shape, 1);
+  Timers timers;
+  halo.exchange({f}, timers);
+
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
+  const Box owned = f.owned(), a = f.allocated();
+  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+      for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+        int idx[3] = {i, j, k};
+        int outside = 0;
+        bool has_source = true;
+        for (int ax = 0; ax < 3; ++ax) {
+          const bool out = idx[ax] < owned.lo[ax] || idx[ax] >= owned.hi[ax];
+          outside += out;
+          if (idx[ax] < global.lo[ax] || idx[ax] >= global.hi[ax]) {
+            has_source &= periodic[ax];
+            const int n = global.extent(ax);
+            idx[ax] = global.lo[ax] + ((idx[ax] - global.lo[ax]) % n + n) % n;
+          }
+        }
+        if (shape == HaloShape::Faces && outside > 1) has_source = false;
+        const double expected = has_source ? code_of(idx[0], idx[1], idx[2]) : poison;
+        ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected)
+            << grid.name << " width " << width << " periodic " << periodic[0] << periodic[1]
+            << periodic[2] << " cell " << i << "," << j << "," << k;
+      }
+}
+
+TYPED_TEST(Halo, GhostsHoldTheirOwnersValues) {
+  // Uneven on every axis for every rank count up to 8, and at least 3 cells
+  // per rank so halo widths up to 3 fit.
+  const Box global{{-4, 2, 0}, {15, 19, 26}};
+  for (const auto& grid : test::rank_grids(MPI_COMM_WORLD))
+    for (const std::array<bool, 3>& periodic :
+         {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, true, true},
+          std::array<bool, 3>{true, false, true}})
+      for (int width = 1; width <= 3; ++width)
+        for (HaloShape shape : {HaloShape::Faces, HaloShape::Full})
+          check_exchange<TypeParam>(grid, global, periodic, width, shape);
+}
+
+TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 16), {0, 0, 0},
+                                    {true, true, true});
+  using Mem = typename TypeParam::memory_space;
+  std::vector<Field<Mem>> fields;
+  for (int n = 0; n < 3; ++n) {
+    fields.emplace_back("f" + std::to_string(n), decomposition.local(), 2);
+    const auto u = fields.back().cells();
+    const double shift = 1e9 * n;
+    for_each_cell("code", TypeParam(), decomposition.local(),
+                  KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = shift + 1e6 * k + 1e3 * j + i; });
+  }
+  TypeParam().fence();
+  HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, 3);
+  Timers timers;
+  halo.start(fields, timers);
+  EXPECT_TRUE(halo.pending());
+  EXPECT_THROW(halo.start(fields, timers), Error);
+  while (!halo.test()) {
+  }
+  halo.finish(timers);
+  EXPECT_FALSE(halo.pending());
+  halo.finish(timers);  // finishing nothing is a no-op
+  for (int n = 0; n < 3; ++n) {
+    const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields[n].view());
+    const Box a = fields[n].allocated();
+    // A corner ghost: the periodic image of the far corner of the domain.
+    const int i = a.lo[X], j = a.lo[Y], k = a.lo[Z];
+    const auto wrap = [](int v, int n_cells) { return (v % n_cells + n_cells) % n_cells; };
+    EXPECT_EQ(h(0, 0, 0), 1e9 * n + 1e6 * wrap(k, 16) + 1e3 * wrap(j, 10) + wrap(i, 12));
+  }
+}
+
+TEST(HaloErrors, WidthWiderThanARankIsAnInputError) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size},
+                                    {false, false, false});
+  EXPECT_THROW(HaloExchange<Kokkos::DefaultHostExecutionSpace>(decomposition, 3, HaloShape::Faces, 1),
+               InputError);
+}
+
+}  // namespace
+}  // namespace strata
