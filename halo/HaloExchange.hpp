@@ -5,7 +5,8 @@
 //! fields aggregated in it. `start()` posts the receives, packs on the
 //! fields' execution space and sends; `finish()` waits and unpacks. Buffers
 //! are allocated once. Device buffers are staged through host mirrors unless
-//! the memory space is host accessible.
+//! the memory space is host accessible or MPI is GPU-aware and allowed to take
+//! device pointers (halo/GpuAwareMpi.hpp decides; only buffer choice differs).
 //!
 //! Shape: `Faces` exchanges the 6 face neighbours (enough for star stencils);
 //! `Full` adds the 12 edges and 8 corners (box stencils). Physical walls are
@@ -75,9 +76,13 @@ class HaloExchange {
 
   //! Collective over the decomposition's communicator only in the sense that
   //! every rank must build its exchange with the same width, shape and field count.
+  //! `device_buffers_in_mpi`: hand device buffers to MPI directly (GPU-aware MPI).
   HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, int num_fields,
-               const ExecSpace& exec = ExecSpace())
-      : exec_(exec), comm_(decomposition.comm()), num_fields_(num_fields) {
+               const ExecSpace& exec = ExecSpace(), bool device_buffers_in_mpi = false)
+      : exec_(exec),
+        comm_(decomposition.comm()),
+        num_fields_(num_fields),
+        staged_(!device_buffers_in_mpi) {
     const Box& owned = decomposition.local();
     for (int a = 0; a < 3; ++a)
       if (owned.extent(a) < width)
@@ -102,8 +107,11 @@ class HaloExchange {
           const std::string label = "strata::halo_" + std::to_string(n.send_tag);
           n.send_buffer = buffer_type(label + "_send", n.send.num_cells() * num_fields);
           n.recv_buffer = buffer_type(label + "_recv", n.recv.num_cells() * num_fields);
-          n.send_host = Kokkos::create_mirror_view(n.send_buffer);
-          n.recv_host = Kokkos::create_mirror_view(n.recv_buffer);
+          // Mirrors of host-accessible buffers are the buffers themselves.
+          n.send_host = staged_ ? Kokkos::create_mirror_view(n.send_buffer)
+                                : host_buffer_type();
+          n.recv_host = staged_ ? Kokkos::create_mirror_view(n.recv_buffer)
+                                : host_buffer_type();
           neighbors_.push_back(n);
         }
     requests_.resize(2 * neighbors_.size(), MPI_REQUEST_NULL);
@@ -127,7 +135,7 @@ class HaloExchange {
       auto timer = timers.time("halo post");
       for (std::size_t n = 0; n < neighbors_.size(); ++n) {
         Neighbor& nb = neighbors_[n];
-        STRATA_MPI_CHECK(MPI_Irecv(nb.recv_host.data(), int(nb.recv_host.extent(0)), MPI_DOUBLE,
+        STRATA_MPI_CHECK(MPI_Irecv(message(nb.recv_buffer, nb.recv_host), int(nb.recv_buffer.extent(0)), MPI_DOUBLE,
                                    nb.rank, nb.recv_tag, comm_, &requests_[2 * n]));
       }
     }
@@ -137,13 +145,14 @@ class HaloExchange {
         for (int f = 0; f < num_fields_; ++f)
           Impl::pack_box(exec_, fields_[f].cells(), nb.send, nb.send_buffer,
                          f * nb.send.num_cells());
-      for (Neighbor& nb : neighbors_) Kokkos::deep_copy(exec_, nb.send_host, nb.send_buffer);
+      if (staged_)
+        for (Neighbor& nb : neighbors_) Kokkos::deep_copy(exec_, nb.send_host, nb.send_buffer);
       exec_.fence();
     }
     auto timer = timers.time("halo post");
     for (std::size_t n = 0; n < neighbors_.size(); ++n) {
       Neighbor& nb = neighbors_[n];
-      STRATA_MPI_CHECK(MPI_Isend(nb.send_host.data(), int(nb.send_host.extent(0)), MPI_DOUBLE,
+      STRATA_MPI_CHECK(MPI_Isend(message(nb.send_buffer, nb.send_host), int(nb.send_buffer.extent(0)), MPI_DOUBLE,
                                  nb.rank, nb.send_tag, comm_, &requests_[2 * n + 1]));
     }
   }
@@ -172,7 +181,8 @@ class HaloExchange {
       communication_seconds_ += arrived_at_ - started_at_;
     }
     auto timer = timers.time("halo unpack");
-    for (Neighbor& nb : neighbors_) Kokkos::deep_copy(exec_, nb.recv_buffer, nb.recv_host);
+    if (staged_)
+      for (Neighbor& nb : neighbors_) Kokkos::deep_copy(exec_, nb.recv_buffer, nb.recv_host);
     for (Neighbor& nb : neighbors_)
       for (int f = 0; f < num_fields_; ++f)
         Impl::unpack_box(exec_, fields_[f].cells(), nb.recv, nb.recv_buffer,
@@ -196,6 +206,11 @@ class HaloExchange {
   double exposed_seconds() const { return exposed_seconds_; }
 
  private:
+  //! What MPI reads or writes: the buffer itself, or its host staging copy.
+  double* message(const buffer_type& buffer, const host_buffer_type& host) const {
+    return staged_ ? host.data() : buffer.data();
+  }
+
   struct Neighbor {
     int rank = MPI_PROC_NULL;
     int send_tag = 0, recv_tag = 0;
@@ -207,6 +222,7 @@ class HaloExchange {
   ExecSpace exec_;
   MPI_Comm comm_;
   int num_fields_;
+  bool staged_;
   std::vector<Neighbor> neighbors_;
   std::vector<MPI_Request> requests_;
   std::vector<Field<memory_space>> fields_;

@@ -59,7 +59,10 @@ HaloConfig read_halo(DeckSection halo) {
   HaloConfig h;
   h.width = halo.get("width", h.width);
   h.overlap = halo.get("overlap", h.overlap);
+  h.gpu_aware_mpi = halo.get("gpu_aware_mpi", h.gpu_aware_mpi);
   if (h.width < 0) halo.fail("width", "must be >= 0 (0 = the stencil reach)");
+  if (h.gpu_aware_mpi != "auto" && h.gpu_aware_mpi != "on" && h.gpu_aware_mpi != "off")
+    halo.fail("gpu_aware_mpi", "expected auto, on or off, got '" + h.gpu_aware_mpi + "'");
   return h;
 }
 

@@ -38,6 +38,7 @@ struct HaloConfig {
   int width = 0;        //!< ghost layers in cells, a multiple w of the stencil reach r
                         //!< (exchanged every w steps); 0 = the reach
   bool overlap = true;  //!< compute the interior while messages are in flight
+  std::string gpu_aware_mpi = "auto";  //!< auto | on | off: device buffers straight to MPI
 };
 
 struct HybridConfig {

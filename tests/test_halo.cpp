@@ -1,9 +1,12 @@
 #include "decomposition/Decomposition.hpp"
+#include "halo/GpuAwareMpi.hpp"
 #include "halo/HaloExchange.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace strata {
 namespace {
@@ -22,7 +25,7 @@ double code_of(int i, int j, int k) { return 1e6 * k + 1e3 * j + i + 0.5; }
 // filled. Checks every allocated cell, so all 26 directions are covered.
 template <class Exec>
 void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bool, 3> periodic,
-                    int width, HaloShape shape) {
+                    int width, HaloShape shape, bool unstaged = false) {
   const Decomposition decomposition(MPI_COMM_WORLD, global, grid.dims, periodic);
   Field<typename Exec::memory_space> f("f", decomposition.local(), width);
   Kokkos::deep_copy(f.view(), poison);
@@ -31,7 +34,7 @@ void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bo
                 KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 1e6 * k + 1e3 * j + i + 0.5; });
   Exec().fence();
 
-  HaloExchange<Exec> halo(decomposition, width, shape, 1);
+  HaloExchange<Exec> halo(decomposition, width, shape, 1, Exec(), unstaged);
   Timers timers;
   halo.exchange({f}, timers);
 
@@ -73,6 +76,14 @@ TYPED_TEST(Halo, GhostsHoldTheirOwnersValues) {
           check_exchange<TypeParam>(grid, global, periodic, width, shape);
 }
 
+// The GPU-aware path hands the pack buffers to MPI without staging copies;
+// on host memory it is exercised here with the same checks.
+TYPED_TEST(Halo, UnstagedBuffersGiveTheSameGhosts) {
+  const Box global{{0, 0, 0}, {13, 11, 17}};
+  for (const auto& grid : test::rank_grids(MPI_COMM_WORLD))
+    check_exchange<TypeParam>(grid, global, {true, false, true}, 2, HaloShape::Full, true);
+}
+
 TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 16), {0, 0, 0},
                                     {true, true, true});
@@ -104,6 +115,19 @@ TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
     const auto wrap = [](int v, int n_cells) { return (v % n_cells + n_cells) % n_cells; };
     EXPECT_EQ(h(0, 0, 0), 1e9 * n + 1e6 * wrap(k, 16) + 1e3 * wrap(j, 10) + wrap(i, 12));
   }
+}
+
+TEST(GpuAwareMpi, DeckAndEnvironmentDecide) {
+  EXPECT_FALSE(use_gpu_aware_mpi(GpuAwareMode::Off));
+  EXPECT_EQ(use_gpu_aware_mpi(GpuAwareMode::Auto), mpi_reports_gpu_support());
+  if (!mpi_reports_gpu_support()) EXPECT_THROW(use_gpu_aware_mpi(GpuAwareMode::On), InputError);
+  setenv("STRATA_GPU_AWARE_MPI", "0", 1);
+  EXPECT_FALSE(use_gpu_aware_mpi(GpuAwareMode::On));
+  setenv("STRATA_GPU_AWARE_MPI", "yes", 1);
+  EXPECT_THROW(use_gpu_aware_mpi(GpuAwareMode::Auto), InputError);
+  unsetenv("STRATA_GPU_AWARE_MPI");
+  EXPECT_EQ(parse_gpu_aware_mode("off"), GpuAwareMode::Off);
+  EXPECT_THROW(parse_gpu_aware_mode("maybe"), InputError);
 }
 
 TEST(HaloErrors, WidthWiderThanARankIsAnInputError) {

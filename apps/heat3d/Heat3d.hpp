@@ -11,6 +11,7 @@
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/Simulation.hpp"
+#include "halo/GpuAwareMpi.hpp"
 #include "halo/HaloExchange.hpp"
 #include "halo/WallGhosts.hpp"
 #include "io/RunConfig.hpp"
@@ -48,7 +49,9 @@ class Heat3d final : public Simulation {
         // A star stencil needs face ghosts only, but recomputing a deep ghost
         // region reaches into edges and corners.
         halo_(decomposition, exchange_every_ * reach,
-              exchange_every_ > 1 ? HaloShape::Full : HaloShape::Faces, 1, exec) {
+              exchange_every_ > 1 ? HaloShape::Full : HaloShape::Faces, 1, exec,
+              !Impl::runs_on_host<ExecSpace> &&
+                  use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi))) {
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
         walls_[a][side] = decomposition.is_wall(a, side);

@@ -1,0 +1,47 @@
+#include "halo/GpuAwareMpi.hpp"
+
+#include "framework/Error.hpp"
+
+#include <mpi.h>
+#if defined(OPEN_MPI) && OPEN_MPI
+#include <mpi-ext.h>
+#endif
+
+#include <cstdlib>
+
+namespace strata {
+
+bool mpi_reports_gpu_support() {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+  return MPIX_Query_cuda_support() == 1;
+#else
+  return false;
+#endif
+}
+
+bool use_gpu_aware_mpi(GpuAwareMode mode) {
+  if (const char* env = std::getenv("STRATA_GPU_AWARE_MPI")) {
+    const std::string value = env;
+    if (value == "1") mode = GpuAwareMode::On;
+    else if (value == "0") mode = GpuAwareMode::Off;
+    else throw InputError("STRATA_GPU_AWARE_MPI=" + value + ": expected 0 or 1");
+  }
+  switch (mode) {
+    case GpuAwareMode::Off: return false;
+    case GpuAwareMode::Auto: return mpi_reports_gpu_support();
+    case GpuAwareMode::On:
+      if (!mpi_reports_gpu_support())
+        throw InputError("halo.gpu_aware_mpi: on, but this MPI library does not report CUDA support");
+      return true;
+  }
+  return false;
+}
+
+GpuAwareMode parse_gpu_aware_mode(const std::string& text) {
+  if (text == "auto") return GpuAwareMode::Auto;
+  if (text == "on") return GpuAwareMode::On;
+  if (text == "off") return GpuAwareMode::Off;
+  throw InputError("expected auto, on or off, got '" + text + "'");
+}
+
+}  // namespace strata
