@@ -120,7 +120,9 @@ TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
 TEST(GpuAwareMpi, DeckAndEnvironmentDecide) {
   EXPECT_FALSE(use_gpu_aware_mpi(GpuAwareMode::Off));
   EXPECT_EQ(use_gpu_aware_mpi(GpuAwareMode::Auto), mpi_reports_gpu_support());
-  if (!mpi_reports_gpu_support()) EXPECT_THROW(use_gpu_aware_mpi(GpuAwareMode::On), InputError);
+  if (!mpi_reports_gpu_support()) {
+    EXPECT_THROW(use_gpu_aware_mpi(GpuAwareMode::On), InputError);
+  }
   setenv("STRATA_GPU_AWARE_MPI", "0", 1);
   EXPECT_FALSE(use_gpu_aware_mpi(GpuAwareMode::On));
   setenv("STRATA_GPU_AWARE_MPI", "yes", 1);
