@@ -5,15 +5,9 @@
 //! (halves round up), so shares 0 and 1 give one empty slab.
 
 #include "framework/Box.hpp"
-
-#include <Kokkos_Core.hpp>
+#include "framework/ExecutionSpaces.hpp"
 
 namespace strata {
-
-//! Execution spaces of the two slabs. Without a GPU backend the device slab
-//! runs on the default space as its own partition, so the machinery is the same.
-using DeviceExecSpace = Kokkos::DefaultExecutionSpace;
-using HostExecSpace = Kokkos::DefaultHostExecutionSpace;
 
 struct SlabSplit {
   Box device;  //!< bottom planes [lo_z, cut)

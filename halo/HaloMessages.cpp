@@ -1,0 +1,134 @@
+#include "halo/HaloMessages.hpp"
+
+#include "framework/Error.hpp"
+
+#include <string>
+
+namespace strata {
+
+namespace Impl {
+
+Box send_box(const Box& owned, const std::array<int, 3>& d, int width) {
+  Box b = owned;
+  for (int a = 0; a < 3; ++a) {
+    if (d[a] < 0) b.hi[a] = owned.lo[a] + width;
+    if (d[a] > 0) b.lo[a] = owned.hi[a] - width;
+  }
+  return b;
+}
+
+Box recv_box(const Box& owned, const std::array<int, 3>& d, int width) {
+  Box b = owned;
+  for (int a = 0; a < 3; ++a) {
+    if (d[a] < 0) {
+      b.lo[a] = owned.lo[a] - width;
+      b.hi[a] = owned.lo[a];
+    }
+    if (d[a] > 0) {
+      b.lo[a] = owned.hi[a];
+      b.hi[a] = owned.hi[a] + width;
+    }
+  }
+  return b;
+}
+
+}  // namespace Impl
+
+HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
+                           int num_fields, bool device_messages)
+    : comm_(decomposition.comm()),
+      width_(width),
+      num_fields_(num_fields),
+      device_messages_(device_messages) {
+  const Box& owned = decomposition.local();
+  for (int a = 0; a < 3; ++a)
+    if (owned.extent(a) < width)
+      throw InputError("halo: rank " + std::to_string(decomposition.rank()) + " owns " +
+                       std::to_string(owned.extent(a)) + " cells along " + "xyz"[a] +
+                       ", fewer than the halo width " + std::to_string(width) +
+                       ": use fewer ranks along that axis or a narrower halo");
+  std::size_t send_total = 0, recv_total = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::array<int, 3> d{dx, dy, dz};
+        const int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+        if (nonzero == 0 || (shape == HaloShape::Faces && nonzero > 1)) continue;
+        Neighbor n;
+        n.rank = decomposition.neighbor(d);
+        if (n.rank == MPI_PROC_NULL) continue;
+        n.send_tag = Decomposition::direction_index(d);
+        n.recv_tag = Decomposition::direction_index({-dx, -dy, -dz});
+        n.send = Impl::send_box(owned, d, width);
+        n.recv = Impl::recv_box(owned, d, width);
+        send_offset_.push_back(send_total);
+        recv_offset_.push_back(recv_total);
+        send_total += n.send.num_cells() * num_fields;
+        recv_total += n.recv.num_cells() * num_fields;
+        neighbors_.push_back(n);
+      }
+  send_offset_.push_back(send_total);
+  recv_offset_.push_back(recv_total);
+  // One allocation per direction of traffic, allocated once.
+  if (device_messages_) {
+    device_send_ = decltype(device_send_)("strata::halo_send", send_total);
+    device_recv_ = decltype(device_recv_)("strata::halo_recv", recv_total);
+  } else {
+    host_send_ = decltype(host_send_)("strata::halo_send", send_total);
+    host_recv_ = decltype(host_recv_)("strata::halo_recv", recv_total);
+  }
+  requests_.resize(2 * neighbors_.size(), MPI_REQUEST_NULL);
+}
+
+double* HaloMessages::send_data(int n) const {
+  return (device_messages_ ? device_send_.data() : host_send_.data()) + send_offset_[n];
+}
+
+double* HaloMessages::recv_data(int n) const {
+  return (device_messages_ ? device_recv_.data() : host_recv_.data()) + recv_offset_[n];
+}
+
+void HaloMessages::post_receives(Timers& timers) {
+  STRATA_REQUIRE(!pending_, "HaloMessages::post_receives: an exchange is already pending");
+  auto timer = timers.time("halo post");
+  pending_ = true;
+  started_at_ = Timers::now();
+  arrived_at_ = -1.0;
+  for (std::size_t n = 0; n < neighbors_.size(); ++n) {
+    const int count = int(recv_offset_[n + 1] - recv_offset_[n]);
+    STRATA_MPI_CHECK(MPI_Irecv(recv_data(int(n)), count, MPI_DOUBLE, neighbors_[n].rank,
+                               neighbors_[n].recv_tag, comm_, &requests_[2 * n]));
+  }
+}
+
+void HaloMessages::send(Timers& timers) {
+  STRATA_REQUIRE(pending_, "HaloMessages::send: post_receives() first");
+  auto timer = timers.time("halo post");
+  for (std::size_t n = 0; n < neighbors_.size(); ++n) {
+    const int count = int(send_offset_[n + 1] - send_offset_[n]);
+    STRATA_MPI_CHECK(MPI_Isend(send_data(int(n)), count, MPI_DOUBLE, neighbors_[n].rank,
+                               neighbors_[n].send_tag, comm_, &requests_[2 * n + 1]));
+  }
+}
+
+bool HaloMessages::test() {
+  if (!pending_ || arrived_at_ >= 0.0) return true;
+  int done = 0;
+  STRATA_MPI_CHECK(MPI_Testall(int(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE));
+  if (done) arrived_at_ = Timers::now();
+  return done;
+}
+
+void HaloMessages::wait(Timers& timers) {
+  if (!pending_) return;
+  auto timer = timers.time("halo wait");
+  const double t0 = Timers::now();
+  STRATA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+  const double t1 = Timers::now();
+  if (arrived_at_ < 0.0) arrived_at_ = t1;
+  exposed_seconds_ += t1 - t0;
+  communication_seconds_ += arrived_at_ - started_at_;
+  pending_ = false;
+}
+
+}  // namespace strata

@@ -1,0 +1,88 @@
+#pragma once
+//! \file HaloMessages.hpp
+//! The rank-level side of a halo exchange: one message per neighbour and
+//! direction, holding the `width`-deep layers of all fields, laid out
+//! field by field, each in the x-fastest order of its box. Because z is the
+//! slowest index, any z-range of a box is one contiguous piece of a message:
+//! each slab of a rank packs and unpacks its own piece (halo/HaloPacker.hpp),
+//! and what travels does not depend on how a neighbour split its slabs.
+//!
+//! Split phase: post_receives(), the slabs pack, send(); test() between
+//! chunks of interior work; wait(), the slabs unpack.
+
+#include "decomposition/Decomposition.hpp"
+#include "framework/Box.hpp"
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/Timers.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <vector>
+
+namespace strata {
+
+enum class HaloShape { Faces, Full };
+
+class HaloMessages {
+ public:
+  struct Neighbor {
+    int rank = MPI_PROC_NULL;
+    int send_tag = 0, recv_tag = 0;
+    Box send;  //!< owned cells that go to this neighbour
+    Box recv;  //!< ghost cells that come from it
+  };
+
+  //! `device_messages`: keep messages in device memory and hand them to MPI
+  //! directly (GPU-aware MPI); otherwise they live in (pinned) host memory.
+  //! Throws InputError when a rank owns fewer than `width` cells along an axis.
+  HaloMessages(const Decomposition& decomposition, int width, HaloShape shape, int num_fields,
+               bool device_messages = false);
+  HaloMessages(const HaloMessages&) = delete;
+  HaloMessages& operator=(const HaloMessages&) = delete;
+
+  const std::vector<Neighbor>& neighbors() const { return neighbors_; }
+  int width() const { return width_; }
+  int num_fields() const { return num_fields_; }
+  bool device_messages() const { return device_messages_; }
+  //! Message memory of neighbour n (device or host, see device_messages()).
+  double* send_data(int n) const;
+  double* recv_data(int n) const;
+
+  void post_receives(Timers& timers);
+  void send(Timers& timers);
+  //! Lets MPI progress; true once every message has completed.
+  bool test();
+  //! Waits for every message; a no-op when nothing is pending.
+  void wait(Timers& timers);
+  bool pending() const { return pending_; }
+
+  //! Seconds from post_receives() until all messages had completed, summed.
+  double communication_seconds() const { return communication_seconds_; }
+  //! Seconds blocked in wait(), summed: the part not hidden behind compute.
+  double exposed_seconds() const { return exposed_seconds_; }
+
+ private:
+  MPI_Comm comm_;
+  int width_, num_fields_;
+  bool device_messages_;
+  std::vector<Neighbor> neighbors_;
+  std::vector<std::size_t> send_offset_, recv_offset_;
+  Kokkos::View<double*, PinnedHostSpace> host_send_, host_recv_;
+  Kokkos::View<double*, DeviceExecSpace::memory_space> device_send_, device_recv_;
+  std::vector<MPI_Request> requests_;
+  bool pending_ = false;
+  double started_at_ = 0.0, arrived_at_ = -1.0;
+  double communication_seconds_ = 0.0, exposed_seconds_ = 0.0;
+};
+
+namespace Impl {
+
+//! Send and receive boxes of one direction: the `width` owned layers next to
+//! the face/edge/corner, and the ghost layers beyond it.
+Box send_box(const Box& owned, const std::array<int, 3>& d, int width);
+Box recv_box(const Box& owned, const std::array<int, 3>& d, int width);
+
+}  // namespace Impl
+
+}  // namespace strata
