@@ -17,12 +17,15 @@ const std::map<std::string, AppReader>& registry() {
       {"heat3d",
        [](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
          const heat3d::HeatParams params = heat3d::read_heat_params(deck.root().section("heat3d"));
-         using Heat = heat3d::Heat3d<DeviceExecSpace>;
+         using Heat = heat3d::Heat3d<>;
          if (config.halo.width % Heat::reach != 0)
            deck.root().section("halo").fail(
                "width", "must be a multiple of the heat3d stencil reach " + std::to_string(Heat::reach));
-         return [params, grid = config.grid, halo = config.halo](const Decomposition& decomposition) {
-           return std::make_unique<Heat>(grid, params, decomposition, halo);
+         return [params, config](const Decomposition& decomposition) {
+           const int depth = config.halo.width == 0 ? Heat::reach : config.halo.width;
+           const int host_planes =
+               round_host_planes(decomposition.local().extent(Z), config.hybrid.cpu_share, depth);
+           return std::make_unique<Heat>(config.grid, params, decomposition, config.halo, host_planes);
          };
        }},
   };

@@ -1,22 +1,14 @@
 #pragma once
 //! \file SlabSplit.hpp
-//! A rank's box cut along z at one plane into a device slab (bottom) and a
-//! host slab (top). The host slab gets round(cpu_share * nz) whole planes
-//! (halves round up), so shares 0 and 1 give one empty slab.
-
-#include "framework/Box.hpp"
-#include "framework/ExecutionSpaces.hpp"
+//! Where a rank's box is cut into its device slab (bottom planes) and host
+//! slab (top planes). CPU share 0 = device only, 1 = host only.
 
 namespace strata {
 
-struct SlabSplit {
-  Box device;  //!< bottom planes [lo_z, cut)
-  Box host;    //!< top planes [cut, hi_z)
-};
-
-//! Host planes for a share of nz planes.
-int host_planes(int nz, double cpu_share);
-
-SlabSplit split_slabs(const Box& rank_box, double cpu_share);
+//! Host planes for a CPU share of nz planes: the nearest whole plane (halves
+//! round up), then the nearest count that leaves every non-empty slab at
+//! least `depth` planes, since an interface sends that many (ties go to the
+//! device). 0 and nz are always possible.
+int round_host_planes(int nz, double cpu_share, int depth);
 
 }  // namespace strata

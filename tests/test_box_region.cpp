@@ -96,17 +96,19 @@ TEST(Decomposition, ChooseDimsMinimisesSurface) {
 }
 
 TEST(SlabSplit, WholePlanesRoundedToNearest) {
-  EXPECT_EQ(host_planes(10, 0.0), 0);
-  EXPECT_EQ(host_planes(10, 1.0), 10);
-  EXPECT_EQ(host_planes(10, 0.15), 2);  // 1.5 rounds up
-  EXPECT_EQ(host_planes(10, 0.14), 1);
-  const Box b{{0, 0, 4}, {8, 8, 14}};
-  const SlabSplit s = split_slabs(b, 0.3);
-  EXPECT_EQ(s.device, (Box{{0, 0, 4}, {8, 8, 11}}));
-  EXPECT_EQ(s.host, (Box{{0, 0, 11}, {8, 8, 14}}));
-  EXPECT_TRUE(split_slabs(b, 0.0).host.empty());
-  EXPECT_TRUE(split_slabs(b, 1.0).device.empty());
-  EXPECT_THROW(host_planes(10, 1.5), Error);
+  EXPECT_EQ(round_host_planes(10, 0.0, 1), 0);
+  EXPECT_EQ(round_host_planes(10, 1.0, 1), 10);
+  EXPECT_EQ(round_host_planes(10, 0.15, 1), 2);  // 1.5 rounds up
+  EXPECT_EQ(round_host_planes(10, 0.14, 1), 1);
+  EXPECT_EQ(round_host_planes(10, 0.5, 1), 5);
+  // Every non-empty slab keeps at least `depth` planes.
+  EXPECT_EQ(round_host_planes(10, 0.1, 3), 0);   // 1 -> 0 (nearer than 3)
+  EXPECT_EQ(round_host_planes(10, 0.2, 3), 3);   // 2 -> 3
+  EXPECT_EQ(round_host_planes(10, 0.8, 3), 7);   // 8 -> 7 leaves the device 3
+  EXPECT_EQ(round_host_planes(10, 0.9, 3), 10);  // 9 -> 10, nearer than 7
+  EXPECT_EQ(round_host_planes(10, 0.95, 3), 10);
+  EXPECT_EQ(round_host_planes(4, 0.5, 3), 0);    // too thin to split: tie goes to the device
+  EXPECT_THROW(round_host_planes(10, 1.5, 1), Error);
 }
 
 }  // namespace

@@ -1,0 +1,347 @@
+#pragma once
+//! \file HybridDomain.hpp
+//! A rank's box as two concurrent z-slabs: the device slab (bottom planes,
+//! device execution space) and the host slab (top planes, host execution
+//! space), each with its own fields and ghost layers. The domain runs one
+//! explicit stencil sweep at a time for an app's kernel:
+//!
+//!   post MPI receives; each slab packs its planes of the rank's messages; send
+//!   start the slab interface exchange (async on the device instance)
+//!   fill wall ghosts that mirror owned cells
+//!   interior: device slab launched asynchronously, host slab computed
+//!             meanwhile in z-chunks with MPI_Testall between them
+//!   finish the interface; wait for MPI; unpack into both slabs; the rest
+//!   of the walls; boundary shells of both slabs; fence both
+//!
+//! With a halo depth w > 1 (ghost-cell expansion) the exchange happens every
+//! w sweeps and the sweeps in between recompute the valid part of the ghosts,
+//! across the cut as across rank faces. Planes can move between the slabs,
+//! with their data (set_host_planes), at the start of an exchange cycle.
+//!
+//! Threads: the rank's main thread calls MPI, launches device work and drives
+//! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
+
+#include "decomposition/Decomposition.hpp"
+#include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/ForEachCell.hpp"
+#include "framework/Timers.hpp"
+#include "halo/HaloMessages.hpp"
+#include "halo/HaloPacker.hpp"
+#include "halo/WallGhosts.hpp"
+#include "node-hybrid/Slab.hpp"
+#include "node-hybrid/SlabInterface.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+struct HybridSettings {
+  std::vector<std::string> fields;  //!< names of the fields on both slabs
+  std::vector<int> exchanged;       //!< ids whose ghosts are read: exchanged and wall-filled
+  int reach = 1;                    //!< stencil radius r
+  int halo_depth = 1;               //!< w: ghost layers w*r, exchanged every w sweeps
+  bool overlap = true;              //!< compute interiors while messages are in flight
+  bool device_messages = false;     //!< GPU-aware MPI (device slab only)
+  WallCondition wall;               //!< on every physical wall
+  int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
+};
+
+//! Compute seconds and cells of each slab, accumulated over measured sweeps.
+struct SlabTimes {
+  double device_seconds = 0.0, host_seconds = 0.0;
+  double device_cells = 0.0, host_cells = 0.0;
+};
+
+template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
+class HybridDomain {
+ public:
+  HybridDomain(const Decomposition& decomposition, const HybridSettings& settings, int host_planes,
+               const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
+      : decomposition_(decomposition),
+        settings_(settings),
+        ghosts_(settings.halo_depth * settings.reach),
+        messages_(decomposition, ghosts_,
+                  settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces,
+                  int(settings.exchanged.size()), settings.device_messages) {
+    device_.exec = device_exec;
+    host_.exec = host_exec;
+    build(host_planes, nullptr, nullptr);
+  }
+
+  HybridDomain(const HybridDomain&) = delete;
+  HybridDomain& operator=(const HybridDomain&) = delete;
+
+  //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's fields.
+  template <class MakeKernel>
+  void sweep(MakeKernel&& make_kernel, Timers& timers) {
+    const int substep = step_ % settings_.halo_depth;
+    const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
+    const Box device_box = grow_on(device_.owned, device_.remote, extra);
+    const Box host_box = grow_on(host_.owned, host_.remote, extra);
+    const bool exchange = substep == 0 && (!messages_.neighbors().empty() || interface_);
+    if (!exchange) {
+      fill_walls(WallFill::All, timers);
+      auto timer = timers.time("interior");
+      compute({device_box}, {host_box}, make_kernel, false);
+      end_sweep();
+      return;
+    }
+    messages_.post_receives(timers);
+    {
+      auto timer = timers.time("halo pack");
+      if (!device_.empty()) device_.packer->pack(exchanged(device_), messages_);
+      if (!host_.empty()) host_.packer->pack(exchanged(host_), messages_);
+    }
+    messages_.send(timers);
+    {
+      auto timer = timers.time("interface");
+      if (interface_) interface_->start(device_, host_);
+    }
+    Box device_interior, host_interior;
+    if (settings_.overlap) {
+      fill_walls(WallFill::BeforeHalo, timers);
+      device_interior = interior_box(device_.owned, settings_.reach, device_.remote);
+      host_interior = interior_box(host_.owned, settings_.reach, host_.remote);
+      auto timer = timers.time("interior");
+      compute({device_interior}, {host_interior}, make_kernel, true);
+    }
+    {
+      // Before the unpack: whole interface planes carry stale x/y ghost
+      // columns, which the MPI halo then overwrites.
+      auto timer = timers.time("interface");
+      if (interface_) interface_->finish(device_, host_);
+    }
+    messages_.wait(timers);
+    {
+      auto timer = timers.time("halo unpack");
+      if (!device_.empty()) device_.packer->unpack(exchanged(device_), messages_);
+      if (!host_.empty()) host_.packer->unpack(exchanged(host_), messages_);
+    }
+    fill_walls(settings_.overlap ? WallFill::AfterHalo : WallFill::All, timers);
+    auto timer = timers.time("boundary");
+    compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
+            make_kernel, false);
+    end_sweep();
+  }
+
+  //! Swaps two fields on both slabs (a step's output becomes its input).
+  void swap_fields(int a, int b) {
+    if (!device_.empty()) std::swap(device_.fields[a], device_.fields[b]);
+    if (!host_.empty()) std::swap(host_.fields[a], host_.fields[b]);
+  }
+
+  //! Calls f(slab) for each non-empty slab, device slab first.
+  template <class F>
+  void for_each_slab(F&& f) const {
+    if (!device_.empty()) f(device_);
+    if (!host_.empty()) f(host_);
+  }
+
+  int host_planes() const { return host_.owned.extent(Z); }
+  int planes() const { return decomposition_.local().extent(Z); }
+  int ghosts() const { return ghosts_; }
+  //! True at the start of an exchange cycle, where planes may move.
+  bool at_cycle_start() const { return step_ % settings_.halo_depth == 0; }
+
+  //! Moves the cut so the host slab has `host_planes` planes, carrying every
+  //! field's owned values across bit for bit. Only at a cycle start.
+  void set_host_planes(int host_planes) {
+    STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
+    if (host_planes == this->host_planes()) return;
+    Slab<DeviceExec> old_device = std::move(device_);
+    Slab<HostExec> old_host = std::move(host_);
+    device_ = Slab<DeviceExec>{};
+    host_ = Slab<HostExec>{};
+    device_.exec = old_device.exec;
+    host_.exec = old_host.exec;
+    build(host_planes, &old_device, &old_host);
+  }
+
+  //! The rank's owned cells of field f, gathered from both slabs to the host
+  //! (indexed (k, j, i) from the rank box's corner).
+  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> gather(int f) const {
+    const Box rank = decomposition_.local();
+    Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> out(
+        "strata::gathered", rank.extent(Z), rank.extent(Y), rank.extent(X));
+    for_each_slab([&](const auto& slab) {
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
+      const Box& o = slab.owned;
+      for (int k = o.lo[Z]; k < o.hi[Z]; ++k)
+        for (int j = o.lo[Y]; j < o.hi[Y]; ++j)
+          for (int i = o.lo[X]; i < o.hi[X]; ++i)
+            out(k - rank.lo[Z], j - rank.lo[Y], i - rank.lo[X]) =
+                host(k - o.lo[Z] + ghosts_, j - o.lo[Y] + ghosts_, i - o.lo[X] + ghosts_);
+    });
+    return out;
+  }
+
+  //! Per-slab compute times of sweeps run with `measure_next_sweeps(n)`.
+  const SlabTimes& slab_times() const { return times_; }
+  void reset_slab_times() { times_ = SlabTimes{}; }
+  //! Serialises the slabs of the next n sweeps so each one's time is its own
+  //! (a device slab otherwise finishes unseen behind the host slab).
+  void measure_next_sweeps(int n) { measure_sweeps_ = n; }
+
+  const HaloMessages& messages() const { return messages_; }
+
+ private:
+  void end_sweep() {
+    ++step_;
+    if (measure_sweeps_ > 0) --measure_sweeps_;
+  }
+
+  static Box grow_on(const Box& b, const FaceMask& faces, int n) {
+    if (b.empty()) return b;
+    Box r = b;
+    for (int a = 0; a < 3; ++a) {
+      if (faces[a][0]) r.lo[a] -= n;
+      if (faces[a][1]) r.hi[a] += n;
+    }
+    return r;
+  }
+
+  template <class S>
+  std::vector<Field<typename S::memory_space>> exchanged(const S& slab) const {
+    std::vector<Field<typename S::memory_space>> out;
+    for (int f : settings_.exchanged) out.push_back(slab.fields[f]);
+    return out;
+  }
+
+  void fill_walls(WallFill part, Timers& timers) {
+    auto timer = timers.time("wall fill");
+    for_each_slab([&](const auto& slab) {
+      for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, settings_.wall, part);
+    });
+    device_.exec.fence();
+  }
+
+  // Device boxes are queued on the device instance, host boxes computed
+  // meanwhile (in z-chunks with MPI progress when `poll`), then both fenced.
+  template <class MakeKernel>
+  void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes,
+               MakeKernel& make_kernel, bool poll) {
+    const bool measure = measure_sweeps_ > 0;
+    const double t0 = Timers::now();
+    if (!device_.empty()) {
+      const auto kernel = make_kernel(device_.fields);
+      for (int r = 0; r < settings_.device_kernel_repeats; ++r)
+        for (const Box& b : device_boxes) {
+          for_each_cell("strata::device_slab", device_.exec, b, kernel);
+          times_.device_cells += measure && r == 0 ? b.num_cells() : 0;
+        }
+      if (measure) device_.exec.fence();
+    }
+    const double t1 = Timers::now();
+    if (!host_.empty()) {
+      const auto kernel = make_kernel(host_.fields);
+      for (const Box& b : host_boxes) {
+        const int chunks = poll ? std::min(8, std::max(1, b.extent(Z))) : 1;
+        for (int c = 0; c < chunks; ++c) {
+          Box chunk = b;
+          chunk.lo[Z] = b.lo[Z] + b.extent(Z) * c / chunks;
+          chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
+          for_each_cell("strata::host_slab", host_.exec, chunk, kernel);
+          if (poll) {
+            host_.exec.fence();
+            messages_.test();
+          }
+        }
+        times_.host_cells += measure ? b.num_cells() : 0;
+      }
+      host_.exec.fence();
+    }
+    const double t2 = Timers::now();
+    device_.exec.fence();
+    if (measure) {
+      times_.device_seconds += t1 - t0;
+      times_.host_seconds += t2 - t1;
+    }
+  }
+
+  // (Re)builds both slabs for a cut leaving `host_planes` on the host,
+  // copying owned planes from the previous slabs when given.
+  void build(int host_planes, const Slab<DeviceExec>* old_device, const Slab<HostExec>* old_host) {
+    const Box rank = decomposition_.local();
+    STRATA_REQUIRE(host_planes >= 0 && host_planes <= rank.extent(Z),
+                   "host planes " << host_planes << " outside [0, " << rank.extent(Z) << "]");
+    const int cut = rank.hi[Z] - host_planes;
+    device_.owned = rank;
+    device_.owned.hi[Z] = cut;
+    host_.owned = rank;
+    host_.owned.lo[Z] = cut;
+    for (int n = 0; n < 2; ++n) {
+      const bool device_slab = n == 0;
+      const Box owned = device_slab ? device_.owned : host_.owned;
+      FaceMask walls{};
+      for (int a = 0; a < 3; ++a)
+        for (int side = 0; side < 2; ++side) walls[a][side] = decomposition_.is_wall(a, side);
+      // The cut is no wall: the other slab's planes arrive across it.
+      if (device_slab && !host_.empty()) walls[Z][1] = false;
+      if (!device_slab && !device_.empty()) walls[Z][0] = false;
+      if (!owned.empty()) {
+        for (int a = 0; a < 3; ++a)
+          if (owned.extent(a) < ghosts_)
+            throw InputError("hybrid: a slab of " + std::to_string(owned.extent(a)) +
+                             " cells along " + "xyz"[a] + " is thinner than the halo width " +
+                             std::to_string(ghosts_));
+      }
+      if (device_slab) setup(device_, walls);
+      else setup(host_, walls);
+    }
+    if (old_device || old_host) {
+      for (std::size_t f = 0; f < settings_.fields.size(); ++f) {
+        copy_planes(*old_device, device_, int(f));
+        copy_planes(*old_host, device_, int(f));
+        copy_planes(*old_device, host_, int(f));
+        copy_planes(*old_host, host_, int(f));
+      }
+      Kokkos::fence();
+    }
+    interface_.reset();
+    if (!device_.empty() && !host_.empty())
+      interface_.emplace(device_, settings_.exchanged);
+  }
+
+  template <class S>
+  void setup(S& slab, const FaceMask& walls) {
+    slab.ghosts = ghosts_;
+    slab.walls = walls;
+    for (int a = 0; a < 3; ++a)
+      for (int side = 0; side < 2; ++side) slab.remote[a][side] = !walls[a][side];
+    slab.fields.clear();
+    slab.packer.reset();
+    if (slab.empty()) return;
+    for (const std::string& name : settings_.fields) slab.fields.emplace_back(name, slab.owned, ghosts_);
+    slab.packer = std::make_unique<HaloPacker<typename S::execution_space>>(
+        messages_, slab.owned.lo[Z], slab.owned.hi[Z], ghosts_, slab.exec);
+  }
+
+  template <class From, class To>
+  static void copy_planes(const From& from, const To& to, int f) {
+    const int k0 = std::max(from.owned.lo[Z], to.owned.lo[Z]);
+    const int k1 = std::min(from.owned.hi[Z], to.owned.hi[Z]);
+    if (from.empty() || to.empty() || k0 >= k1) return;
+    Kokkos::deep_copy(to.planes(f, k0, k1), from.planes(f, k0, k1));
+  }
+
+  const Decomposition& decomposition_;
+  HybridSettings settings_;
+  int ghosts_;
+  HaloMessages messages_;
+  Slab<DeviceExec> device_;
+  Slab<HostExec> host_;
+  std::optional<SlabInterface<DeviceExec, HostExec>> interface_;
+  int step_ = 0;
+  int measure_sweeps_ = 0;
+  SlabTimes times_;
+};
+
+}  // namespace strata

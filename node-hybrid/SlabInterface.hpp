@@ -1,0 +1,64 @@
+#pragma once
+//! \file SlabInterface.hpp
+//! The cut between a rank's device slab (below) and host slab (above),
+//! exchanged like a halo: the `h` owned planes on each side of the cut are
+//! copied into the other slab's ghost planes. Planes are contiguous (z is the
+//! slowest index), so each field moves as single copies, staged through
+//! pinned host memory: device-to-host and host-to-device copies run
+//! asynchronously on the device instance while both slabs compute. Whole
+//! planes travel, x/y ghost columns included; those columns are refreshed by
+//! the MPI halo and the walls afterwards.
+
+#include "framework/ExecutionSpaces.hpp"
+#include "node-hybrid/Slab.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <vector>
+
+namespace strata {
+
+template <class DeviceExec, class HostExec>
+class SlabInterface {
+ public:
+  using Staging = Kokkos::View<double***, Kokkos::LayoutRight, PinnedHostSpace>;
+
+  //! For `fields` (ids) of a non-empty device slab whose top is the cut.
+  SlabInterface(const Slab<DeviceExec>& device, const std::vector<int>& fields)
+      : fields_(fields), cut_(device.owned.hi[Z]), depth_(device.ghosts) {
+    const auto& v = device.fields.at(0).view();
+    for (std::size_t n = 0; n < fields.size(); ++n) {
+      down_.emplace_back("strata::interface_down", depth_, v.extent(1), v.extent(2));
+      up_.emplace_back("strata::interface_up", depth_, v.extent(1), v.extent(2));
+    }
+  }
+
+  //! Starts both directions: device planes below the cut leave on the device
+  //! instance; host planes above it are staged and sent up on the same instance.
+  void start(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
+    for (std::size_t n = 0; n < fields_.size(); ++n) {
+      const int f = fields_[n];
+      Kokkos::deep_copy(device.exec, down_[n], device.planes(f, cut_ - depth_, cut_));
+      Kokkos::deep_copy(host.exec, up_[n], host.planes(f, cut_, cut_ + depth_));
+    }
+    host.exec.fence();
+    for (std::size_t n = 0; n < fields_.size(); ++n)
+      Kokkos::deep_copy(device.exec, device.planes(fields_[n], cut_, cut_ + depth_), up_[n]);
+  }
+
+  //! Completes both directions: waits for the device instance (its queued
+  //! compute included) and lands the device planes in the host ghosts.
+  void finish(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
+    device.exec.fence();
+    for (std::size_t n = 0; n < fields_.size(); ++n)
+      Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), down_[n]);
+    host.exec.fence();
+  }
+
+ private:
+  std::vector<int> fields_;
+  int cut_, depth_;
+  std::vector<Staging> down_, up_;
+};
+
+}  // namespace strata
