@@ -2,15 +2,43 @@
 
 #include "apps/heat3d/Heat3d.hpp"
 #include "node-hybrid/SlabSplit.hpp"
+#include "node-hybrid/TuneCache.hpp"
 
 #include <functional>
 #include <map>
+#include <sstream>
 
 namespace strata {
 
 namespace {
 
 using AppReader = std::function<AppBuilder(io::Deck&, const io::RunConfig&)>;
+
+// The split of a rank's box from the deck: a fixed share, or auto with the
+// tune cache consulted for this rank's key and filled in when tuning ends.
+template <class DeviceExec, class HostExec>
+HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
+                               const Decomposition& decomposition, int depth) {
+  const Box local = decomposition.local();
+  HybridSettings hybrid;
+  hybrid.share.automatic = config.hybrid.automatic;
+  hybrid.share.rebalance_every = config.hybrid.rebalance_every;
+  hybrid.share.initial_planes =
+      round_host_planes(local.extent(Z), config.hybrid.automatic ? 0.5 : config.hybrid.cpu_share, depth);
+  if (config.hybrid.automatic) {
+    std::ostringstream key;
+    key << "app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x"
+        << local.extent(Z) << " depth=" << depth << " threads=" << HostExec::concurrency()
+        << " host=" << HostExec::name() << " device=" << DeviceExec::name()
+        << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+    const TuneCache cache(config.hybrid.tune_cache);
+    if (const auto entry = cache.lookup(key.str())) hybrid.share.cached_planes = entry->host_planes;
+    hybrid.on_tuned = [cache, key = key.str()](int planes, double seconds) {
+      cache.store(key, TuneEntry{planes, seconds});
+    };
+  }
+  return hybrid;
+}
 
 const std::map<std::string, AppReader>& registry() {
   static const std::map<std::string, AppReader> apps = {
@@ -23,9 +51,9 @@ const std::map<std::string, AppReader>& registry() {
                "width", "must be a multiple of the heat3d stencil reach " + std::to_string(Heat::reach));
          return [params, config](const Decomposition& decomposition) {
            const int depth = config.halo.width == 0 ? Heat::reach : config.halo.width;
-           const int host_planes =
-               round_host_planes(decomposition.local().extent(Z), config.hybrid.cpu_share, depth);
-           return std::make_unique<Heat>(config.grid, params, decomposition, config.halo, host_planes);
+           return std::make_unique<Heat>(config.grid, params, decomposition, config.halo,
+                                         hybrid_settings<DeviceExecSpace, HostExecSpace>(
+                                             "heat3d", config, decomposition, depth));
          };
        }},
   };

@@ -1,6 +1,7 @@
 #include "io/RunConfig.hpp"
 
 #include <cmath>
+#include <cstdlib>
 
 namespace strata::io {
 
@@ -68,12 +69,26 @@ HaloConfig read_halo(DeckSection halo) {
 
 HybridConfig read_hybrid(DeckSection hybrid) {
   HybridConfig h;
-  h.cpu_share = hybrid.get("cpu_share", h.cpu_share);
-  if (!(h.cpu_share >= 0.0 && h.cpu_share <= 1.0)) hybrid.fail("cpu_share", "must be in [0, 1]");
+  if (hybrid.has("cpu_share") && hybrid.get<std::string>("cpu_share") == "auto") {
+    h.automatic = true;
+  } else {
+    h.cpu_share = hybrid.get("cpu_share", h.cpu_share);
+    if (!(h.cpu_share >= 0.0 && h.cpu_share <= 1.0))
+      hybrid.fail("cpu_share", "must be in [0, 1] or auto");
+  }
+  h.tune_cache = hybrid.get("tune_cache", default_tune_cache());
+  h.rebalance_every = hybrid.get("rebalance_every", h.rebalance_every);
+  if (h.rebalance_every < 1) hybrid.fail("rebalance_every", "must be >= 1");
   return h;
 }
 
 }  // namespace
+
+std::string default_tune_cache() {
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/strata/tune";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.cache/strata/tune";
+  return "";
+}
 
 RunConfig read_run_config(Deck& deck) {
   DeckSection& root = deck.root();

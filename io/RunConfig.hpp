@@ -42,7 +42,10 @@ struct HaloConfig {
 };
 
 struct HybridConfig {
-  double cpu_share = 0.0;  //!< fraction of each rank's z planes on the host slab
+  bool automatic = false;   //!< cpu_share: auto (tuned at start-up, rebalanced at run time)
+  double cpu_share = 0.0;   //!< fraction of each rank's z planes on the host slab
+  std::string tune_cache;   //!< directory of remembered tuned shares; "" = none
+  int rebalance_every = 10; //!< measurement intervals between rebalancing decisions
 };
 
 struct RunConfig {
@@ -55,6 +58,9 @@ struct RunConfig {
   HaloConfig halo;
   HybridConfig hybrid;
 };
+
+//! The default tune cache directory (see node-hybrid/TuneCache.hpp).
+std::string default_tune_cache();
 
 //! Reads and validates the framework sections (app, grid, time, output,
 //! decomposition, halo, hybrid).

@@ -29,12 +29,18 @@
 #include "halo/HaloMessages.hpp"
 #include "halo/HaloPacker.hpp"
 #include "halo/WallGhosts.hpp"
+#include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/Slab.hpp"
 #include "node-hybrid/SlabInterface.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <functional>
+#include <ostream>
+#include <tuple>
+#include <type_traits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +58,9 @@ struct HybridSettings {
   bool device_messages = false;     //!< GPU-aware MPI (device slab only)
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
+  ShareSettings share;              //!< where the cut lies, fixed or tuned
+  //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
+  std::function<void(int, double)> on_tuned;
 };
 
 //! Compute seconds and cells of each slab, accumulated over measured sweeps.
@@ -63,17 +72,20 @@ struct SlabTimes {
 template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
 class HybridDomain {
  public:
-  HybridDomain(const Decomposition& decomposition, const HybridSettings& settings, int host_planes,
+  HybridDomain(const Decomposition& decomposition, const HybridSettings& settings,
                const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
       : decomposition_(decomposition),
         settings_(settings),
         ghosts_(settings.halo_depth * settings.reach),
         messages_(decomposition, ghosts_,
                   settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces,
-                  int(settings.exchanged.size()), settings.device_messages) {
+                  int(settings.exchanged.size()), settings.device_messages),
+        controller_(share_settings(settings.share), decomposition.local().extent(Z),
+                    double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
+                    settings.halo_depth) {
     device_.exec = device_exec;
     host_.exec = host_exec;
-    build(host_planes, nullptr, nullptr);
+    build(settings.share.initial_planes, nullptr, nullptr);
   }
 
   HybridDomain(const HybridDomain&) = delete;
@@ -82,6 +94,8 @@ class HybridDomain {
   //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's fields.
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
+    if (warmup_left_ == 0 && measured_left_ == 0) begin_interval();
+    sweep_started_ = Timers::now();
     const int substep = step_ % settings_.halo_depth;
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
     const Box device_box = grow_on(device_.owned, device_.remote, extra);
@@ -183,19 +197,92 @@ class HybridDomain {
     return out;
   }
 
-  //! Per-slab compute times of sweeps run with `measure_next_sweeps(n)`.
+  //! Per-slab compute times of the sweeps run serialised for measurement.
   const SlabTimes& slab_times() const { return times_; }
-  void reset_slab_times() { times_ = SlabTimes{}; }
-  //! Serialises the slabs of the next n sweeps so each one's time is its own
-  //! (a device slab otherwise finishes unseen behind the host slab).
-  void measure_next_sweeps(int n) { measure_sweeps_ = n; }
+
+  //! Collective: rank 0 prints the split, how it was chosen, each slab's
+  //! compute time per cell and the step time against the ideal combined
+  //! time 1 / (1 / t_host_only + 1 / t_device_only).
+  void report_balance(std::ostream& out) const {
+    const int nz = planes();
+    double share = nz ? double(host_planes()) / nz : 0.0;
+    double share_range[2] = {share, -share};
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, share_range, 2, MPI_DOUBLE, MPI_MIN, decomposition_.comm()));
+    if (decomposition_.rank() != 0) return;
+    const double ns_host = times_.host_cells ? 1e9 * times_.host_seconds / times_.host_cells : 0.0;
+    const double ns_device = times_.device_cells ? 1e9 * times_.device_seconds / times_.device_cells : 0.0;
+    const double cells = double(decomposition_.local().num_cells());
+    double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
+    if (const auto model = controller_.single_processor_seconds()) std::tie(host_only, device_only) = *model;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n"
+                  "hybrid: compute per cell: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
+                  share, host_planes(), nz, controller_.origin().c_str(), share_range[0],
+                  -share_range[1], ns_host, ns_device, HostExec::name(), DeviceExec::name());
+    out << line;
+    if (host_only > 0.0 && device_only > 0.0) {
+      // Two processors finish together at best; slabs sharing one processor
+      // (CPU-only builds) can only add up to that processor's speed.
+      const double ideal = std::is_same_v<DeviceExec, HostExec>
+                               ? (times_.host_seconds + times_.device_seconds) /
+                                     (times_.host_cells + times_.device_cells) * cells
+                               : 1.0 / (1.0 / host_only + 1.0 / device_only);
+      std::snprintf(line, sizeof line,
+                    "hybrid: step %.4f ms vs ideal combined %.4f ms (host alone %.4f, device alone "
+                    "%.4f): %.0f%% of ideal\n",
+                    1e3 * seconds_per_sweep(), 1e3 * ideal, 1e3 * host_only, 1e3 * device_only,
+                    100.0 * ideal / seconds_per_sweep());
+      out << line;
+    }
+  }
 
   const HaloMessages& messages() const { return messages_; }
+  const ShareController& controller() const { return controller_; }
+  //! Mean wall seconds per sweep so far.
+  double seconds_per_sweep() const { return total_sweeps_ ? total_wall_ / total_sweeps_ : 0.0; }
 
  private:
+  static ShareSettings share_settings(ShareSettings share) {
+    share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
+    return share;
+  }
+
   void end_sweep() {
     ++step_;
-    if (measure_sweeps_ > 0) --measure_sweeps_;
+    const double seconds = Timers::now() - sweep_started_;
+    total_wall_ += seconds;
+    ++total_sweeps_;
+    if (warmup_left_ > 0) {
+      if (--warmup_left_ == 0) {
+        interval_start_ = times_;
+        interval_wall_ = 0.0;
+      }
+    } else {
+      interval_wall_ += seconds;
+      if (--measured_left_ == 0) end_interval();
+    }
+  }
+
+  // An interval is one exchange cycle of warm-up (fresh allocations after a
+  // move, caches) and then the planned sweeps, measured; intervals are whole
+  // cycles, so planes move only at cycle starts.
+  void begin_interval() {
+    const ShareController::Plan plan = controller_.plan();
+    set_host_planes(plan.host_planes);
+    serialize_ = plan.serialize;
+    warmup_left_ = settings_.halo_depth;
+    measured_left_ = plan.sweeps;
+    interval_sweeps_ = plan.sweeps;
+  }
+
+  void end_interval() {
+    const double n = interval_sweeps_;
+    controller_.measured((times_.host_seconds - interval_start_.host_seconds) / n,
+                         (times_.device_seconds - interval_start_.device_seconds) / n,
+                         interval_wall_ / n);
+    if (controller_.newly_tuned_planes() && settings_.on_tuned)
+      settings_.on_tuned(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
   }
 
   static Box grow_on(const Box& b, const FaceMask& faces, int n) {
@@ -228,7 +315,10 @@ class HybridDomain {
   template <class MakeKernel>
   void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes,
                MakeKernel& make_kernel, bool poll) {
-    const bool measure = measure_sweeps_ > 0;
+    // Serialised sweeps time each slab on its own (a device slab otherwise
+    // finishes unseen behind the host slab).
+    const bool measure = serialize_ && warmup_left_ == 0;
+    poll = poll && !messages_.neighbors().empty();
     const double t0 = Timers::now();
     if (!device_.empty()) {
       const auto kernel = make_kernel(device_.fields);
@@ -339,9 +429,13 @@ class HybridDomain {
   Slab<DeviceExec> device_;
   Slab<HostExec> host_;
   std::optional<SlabInterface<DeviceExec, HostExec>> interface_;
+  ShareController controller_;
   int step_ = 0;
-  int measure_sweeps_ = 0;
-  SlabTimes times_;
+  SlabTimes times_, interval_start_;
+  bool serialize_ = false;
+  int warmup_left_ = 0, measured_left_ = 0, interval_sweeps_ = 0;
+  double sweep_started_ = 0.0, interval_wall_ = 0.0, total_wall_ = 0.0;
+  int total_sweeps_ = 0;
 };
 
 }  // namespace strata

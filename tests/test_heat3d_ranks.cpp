@@ -18,8 +18,9 @@ auto run_heat(MPI_Comm comm, const io::GridConfig& grid, std::array<int, 3> dims
   const Decomposition decomposition(comm, box_of_size(grid.cells[0], grid.cells[1], grid.cells[2]),
                                     dims, grid.periodic);
   const int depth = std::max(1, halo.width);
-  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{0.8}, decomposition, halo,
-                                  round_host_planes(decomposition.local().extent(Z), cpu_share, depth));
+  HybridSettings hybrid;
+  hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), cpu_share, depth);
+  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{0.8}, decomposition, halo, hybrid);
   const double dt = 0.9 * heat.stable_dt();
   Timers timers;
   for (int s = 0; s < steps; ++s) heat.advance(s * dt, dt, timers);

@@ -32,15 +32,15 @@ class Heat3d final : public Simulation {
   static constexpr int reach = 1;  //!< stencil radius of the 7-point update
   enum FieldId { U = 0, U_NEXT = 1 };
 
-  //! `host_planes`: planes of each rank's box on the host slab (see round_host_planes).
+  //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
   Heat3d(const io::GridConfig& grid, const HeatParams& params, const Decomposition& decomposition,
-         const io::HaloConfig& halo, int host_planes, int device_kernel_repeats = 1)
+         const io::HaloConfig& halo, const HybridSettings& hybrid)
       : decomposition_(decomposition),
         alpha_(params.alpha),
         spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
         exact_(grid.lo, grid.hi, spacing_, params.alpha),
         has_exact_solution_(grid.periodic == std::array<bool, 3>{false, false, false}),
-        domain_(decomposition, settings(halo, device_kernel_repeats), host_planes) {
+        domain_(decomposition, settings(halo, hybrid)) {
     set_state(0.0);
   }
 
@@ -109,6 +109,7 @@ class Heat3d final : public Simulation {
 
   void report(double time, std::ostream& out) override {
     report_communication(out);
+    domain_.report_balance(out);
     if (!has_exact_solution_) {
       if (decomposition_.rank() == 0)
         out << "heat3d: periodic axes: no exact solution to compare with\n";
@@ -128,8 +129,7 @@ class Heat3d final : public Simulation {
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
 
  private:
-  static HybridSettings settings(const io::HaloConfig& halo, int device_kernel_repeats) {
-    HybridSettings s;
+  static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
     s.reach = reach;
@@ -138,7 +138,6 @@ class Heat3d final : public Simulation {
     s.device_messages = !Impl::runs_on_host<DeviceExec> &&
                         use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
     s.wall = WallCondition{WallKind::Dirichlet, 0.0};
-    s.device_kernel_repeats = device_kernel_repeats;
     return s;
   }
 

@@ -1,0 +1,66 @@
+#include "node-hybrid/ShareController.hpp"
+
+#include <algorithm>
+
+namespace strata {
+
+ShareController::ShareController(const ShareSettings& settings, int nz, double cells_per_plane,
+                                 int depth)
+    : settings_(settings),
+      nz_(nz),
+      depth_(depth),
+      planes_(settings.initial_planes),
+      rebalancer_(nz > 0 ? double(settings.initial_planes) / nz : 0.0) {
+  if (!settings.automatic) {
+    origin_ = "deck";
+  } else if (settings.cached_planes) {
+    planes_ = *settings.cached_planes;
+    rebalancer_ = Rebalancer(double(planes_) / nz);
+    origin_ = "cache";
+  } else {
+    tuner_.emplace(nz, cells_per_plane, depth);
+    origin_ = "tuning";
+  }
+}
+
+ShareController::Plan ShareController::plan() const {
+  const int sweeps = settings_.sweeps_per_interval * depth_;
+  if (tuner_ && tuner_->phase() != ShareTuner::Phase::Done)
+    return {tuner_->host_planes(), sweeps,
+            tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor};
+  const bool measure = intervals_since_rebalance_ + 1 >= settings_.rebalance_every;
+  return {planes_, sweeps, measure};
+}
+
+void ShareController::measured(double host_seconds, double device_seconds, double wall_seconds) {
+  newly_tuned_.reset();
+  if (tuner_ && tuner_->phase() != ShareTuner::Phase::Done) {
+    if (tuner_->phase() == ShareTuner::Phase::Probe)
+      tuner_->probed(host_seconds, device_seconds);
+    else
+      tuner_->confirmed(settings_.slabs_share_processor ? std::max(host_seconds, device_seconds)
+                                                        : wall_seconds);
+    if (tuner_->phase() == ShareTuner::Phase::Done) {
+      planes_ = tuner_->best_planes();
+      rebalancer_ = Rebalancer(double(planes_) / nz_);
+      newly_tuned_ = planes_;
+      tuned_seconds_ = wall_seconds;
+      origin_ = "tuned";
+    }
+    return;
+  }
+  if (++intervals_since_rebalance_ < settings_.rebalance_every) return;
+  intervals_since_rebalance_ = 0;
+  if (settings_.automatic) planes_ = rebalancer_.update(planes_, nz_, depth_, host_seconds, device_seconds);
+}
+
+std::string ShareController::origin() const {
+  return settings_.automatic && origin_ != "tuning" ? origin_ + ", rebalanced at run time" : origin_;
+}
+
+std::optional<std::pair<double, double>> ShareController::single_processor_seconds() const {
+  if (!tuner_ || tuner_->phase() != ShareTuner::Phase::Done) return std::nullopt;
+  return std::make_pair(tuner_->host_only_seconds(), tuner_->device_only_seconds());
+}
+
+}  // namespace strata

@@ -1,0 +1,68 @@
+#pragma once
+//! \file ShareController.hpp
+//! Decides, interval by interval, where a rank's cut lies and whether the
+//! slabs run serialised so each one's time can be measured:
+//!   fixed share: the deck's split, measured now and then for the report;
+//!   auto: a cached answer, or the start-up tuner (ShareTuner) whose steps
+//!         are real steps of the run, then run-time rebalancing (Rebalancer).
+//! Results never depend on the split (slabs compute bit-identical values),
+//! so tuning and rebalancing cost only time.
+
+#include "node-hybrid/Rebalancer.hpp"
+#include "node-hybrid/ShareTuner.hpp"
+
+#include <optional>
+#include <string>
+
+namespace strata {
+
+struct ShareSettings {
+  bool automatic = false;
+  int initial_planes = 0;                //!< fixed split, or where auto starts without a cache
+  std::optional<int> cached_planes;      //!< auto: a remembered answer skips the tuner
+  int sweeps_per_interval = 4;           //!< sweeps per measurement interval (x halo depth)
+  int rebalance_every = 10;              //!< intervals between rebalancing measurements
+  //! Both slabs on one processor (CPU-only builds): they run one after the
+  //! other, so a split is judged by the time it would take on two processors,
+  //! max(t_host, t_device), rather than by the wall time of the step.
+  bool slabs_share_processor = false;
+};
+
+class ShareController {
+ public:
+  ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int depth);
+
+  struct Plan {
+    int host_planes;
+    int sweeps;
+    bool serialize;  //!< run slabs one after the other to time each
+  };
+  Plan plan() const;
+
+  //! What the last planned interval measured: per-step seconds of each slab
+  //! (serialised intervals) and per-step wall seconds.
+  void measured(double host_seconds, double device_seconds, double wall_seconds);
+
+  //! Tuning finished in the last call to measured(): store this in the cache.
+  std::optional<int> newly_tuned_planes() const { return newly_tuned_; }
+  double tuned_seconds_per_step() const { return tuned_seconds_; }
+
+  //! How the current split was chosen: "deck", "cache", "tuned", "tuning".
+  std::string origin() const;
+  //! Model times on one processor alone, when the tuner ran.
+  std::optional<std::pair<double, double>> single_processor_seconds() const;
+  double rebalancer_target() const { return rebalancer_.target(); }
+
+ private:
+  ShareSettings settings_;
+  int nz_, depth_;
+  int planes_;
+  std::optional<ShareTuner> tuner_;
+  Rebalancer rebalancer_;
+  int intervals_since_rebalance_ = 0;
+  std::optional<int> newly_tuned_;
+  double tuned_seconds_ = 0.0;
+  std::string origin_;
+};
+
+}  // namespace strata

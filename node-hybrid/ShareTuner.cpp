@@ -1,0 +1,68 @@
+#include "node-hybrid/ShareTuner.hpp"
+
+#include "framework/Error.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace strata {
+
+ShareTuner::ShareTuner(int nz, double cells_per_plane, int depth)
+    : nz_(nz), depth_(depth), cells_per_plane_(cells_per_plane), total_cells_(nz * cells_per_plane) {
+  // Two splits with both slabs non-empty, as far apart as sensible.
+  for (double share : {1.0 / 3.0, 2.0 / 3.0}) {
+    const int p = round_host_planes(nz, share, depth);
+    if (p > 0 && p < nz && std::find(probe_planes_.begin(), probe_planes_.end(), p) == probe_planes_.end())
+      probe_planes_.push_back(p);
+  }
+  if (probe_planes_.size() < 2) {
+    // Too thin to split twice: only the single-processor splits are possible.
+    probe_planes_.clear();
+    confirm_planes_ = {0, nz};
+    phase_ = Phase::Confirm;
+  }
+}
+
+int ShareTuner::host_planes() const {
+  if (phase_ == Phase::Probe) return probe_planes_[host_times_.size()];
+  if (phase_ == Phase::Confirm) return confirm_planes_[confirm_times_.size()];
+  return best_planes_;
+}
+
+void ShareTuner::probed(double host_seconds, double device_seconds) {
+  STRATA_REQUIRE(phase_ == Phase::Probe, "ShareTuner::probed outside the probe phase");
+  host_times_.push_back(host_seconds);
+  device_times_.push_back(device_seconds);
+  if (host_times_.size() < probe_planes_.size()) return;
+
+  // Lines through the two points of each processor; n is cells computed.
+  const double nh0 = probe_planes_[0] * cells_per_plane_, nh1 = probe_planes_[1] * cells_per_plane_;
+  const double nd0 = total_cells_ - nh0, nd1 = total_cells_ - nh1;
+  a_host_ = std::max(0.0, (host_times_[1] - host_times_[0]) / (nh1 - nh0));
+  b_host_ = std::max(0.0, host_times_[0] - a_host_ * nh0);
+  a_device_ = std::max(0.0, (device_times_[1] - device_times_[0]) / (nd1 - nd0));
+  b_device_ = std::max(0.0, device_times_[0] - a_device_ * nd0);
+  const double denominator = total_cells_ * (a_host_ + a_device_);
+  model_share_ = denominator > 0.0
+                     ? std::clamp((a_device_ * total_cells_ + b_device_ - b_host_) / denominator, 0.0, 1.0)
+                     : 0.5;
+  const int p = round_host_planes(nz_, model_share_, depth_);
+  for (int candidate : {p - 1, p, p + 1}) {
+    const int valid = round_host_planes(nz_, std::clamp(double(candidate) / nz_, 0.0, 1.0), depth_);
+    if (std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) == confirm_planes_.end())
+      confirm_planes_.push_back(valid);
+  }
+  phase_ = Phase::Confirm;
+}
+
+void ShareTuner::confirmed(double seconds_per_step) {
+  STRATA_REQUIRE(phase_ == Phase::Confirm, "ShareTuner::confirmed outside the confirm phase");
+  confirm_times_.push_back(seconds_per_step);
+  if (confirm_times_.size() < confirm_planes_.size()) return;
+  const auto fastest = std::min_element(confirm_times_.begin(), confirm_times_.end());
+  best_planes_ = confirm_planes_[fastest - confirm_times_.begin()];
+  phase_ = Phase::Done;
+}
+
+}  // namespace strata

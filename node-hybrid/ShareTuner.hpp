@@ -1,0 +1,56 @@
+#pragma once
+//! \file ShareTuner.hpp
+//! Start-up choice of the CPU share, after SkePU's tuner but measured where
+//! SkePU was not: each slab is timed inside the real hybrid step (halo and
+//! interface traffic included, kept apart from compute) at two splits; a line
+//! t = a n + b per processor through those points gives the host share
+//!   R = (a_d N + b_d - b_h) / (N (a_h + a_d)),  clamped to [0, 1],
+//! where both processors finish together. The answer is then confirmed by
+//! timing whole hybrid steps at R and one plane either side, and the fastest
+//! wins. The tuner is a plan of phases; the caller runs each phase's steps
+//! and feeds back what it measured.
+
+#include <optional>
+#include <vector>
+
+namespace strata {
+
+class ShareTuner {
+ public:
+  enum class Phase {
+    Probe,    //!< time each slab separately at `host_planes()`
+    Confirm,  //!< time whole concurrent steps at `host_planes()`
+    Done,
+  };
+
+  //! For nz planes of `cells_per_plane` cells, slabs of at least `depth` planes.
+  ShareTuner(int nz, double cells_per_plane, int depth);
+
+  Phase phase() const { return phase_; }
+  //! The split to run the current phase at.
+  int host_planes() const;
+
+  //! Results of a Probe phase: per-step seconds of each slab's compute.
+  void probed(double host_seconds_per_step, double device_seconds_per_step);
+  //! Result of a Confirm phase: wall seconds per hybrid step.
+  void confirmed(double seconds_per_step);
+
+  //! After Done: the chosen split and the model's view of it.
+  int best_planes() const { return best_planes_; }
+  double model_share() const { return model_share_; }
+  //! Model step times on one processor alone (for the ideal combined time).
+  double host_only_seconds() const { return a_host_ * total_cells_ + b_host_; }
+  double device_only_seconds() const { return a_device_ * total_cells_ + b_device_; }
+
+ private:
+  int nz_, depth_;
+  double cells_per_plane_, total_cells_;
+  Phase phase_ = Phase::Probe;
+  std::vector<int> probe_planes_, confirm_planes_;
+  std::vector<double> host_times_, device_times_, confirm_times_;
+  double a_host_ = 0, b_host_ = 0, a_device_ = 0, b_device_ = 0;
+  double model_share_ = 0.0;
+  int best_planes_ = 0;
+};
+
+}  // namespace strata

@@ -1,0 +1,60 @@
+#include "node-hybrid/TuneCache.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace strata {
+
+namespace {
+
+// FNV-1a: a file name that is the same for the same key on every build.
+std::uint64_t fnv1a(const std::string& text) {
+  std::uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+}  // namespace
+
+std::string TuneCache::path_of(const std::string& key) const {
+  char name[32];
+  std::snprintf(name, sizeof name, "%016llx.share", static_cast<unsigned long long>(fnv1a(key)));
+  return directory_ + "/" + name;
+}
+
+std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
+  if (directory_.empty()) return std::nullopt;
+  if (const char* retune = std::getenv("STRATA_RETUNE"); retune && std::string(retune) == "1")
+    return std::nullopt;
+  std::ifstream in(path_of(key));
+  std::string stored_key;
+  TuneEntry entry;
+  if (!std::getline(in, stored_key) || stored_key != key) return std::nullopt;
+  if (!(in >> entry.host_planes >> entry.seconds_per_step) || entry.host_planes < 0) return std::nullopt;
+  return entry;
+}
+
+void TuneCache::store(const std::string& key, const TuneEntry& entry) const {
+  if (directory_.empty()) return;
+  std::error_code error;
+  std::filesystem::create_directories(directory_, error);
+  const std::string path = path_of(key);
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary);
+    out << key << "\n" << entry.host_planes << " " << entry.seconds_per_step << "\n";
+    if (!out) return;
+  }
+  std::filesystem::rename(temporary, path, error);
+  if (error) std::filesystem::remove(temporary, error);
+}
+
+}  // namespace strata

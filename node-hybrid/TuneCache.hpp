@@ -1,0 +1,34 @@
+#pragma once
+//! \file TuneCache.hpp
+//! Tuned CPU shares remembered between runs. An entry is keyed by everything
+//! that changes the answer: app, the rank's local grid, halo depth, host
+//! threads, device name, and the Strata and Kokkos versions. A different key
+//! is a miss, so changing any of them retunes; deleting the directory (or
+//! STRATA_RETUNE=1) forces it. One small file per key, written under a
+//! temporary name and renamed, so ranks sharing a directory never see half a file.
+
+#include <optional>
+#include <string>
+
+namespace strata {
+
+struct TuneEntry {
+  int host_planes = 0;
+  double seconds_per_step = 0.0;
+};
+
+class TuneCache {
+ public:
+  //! An empty directory disables the cache.
+  explicit TuneCache(std::string directory) : directory_(std::move(directory)) {}
+
+  std::optional<TuneEntry> lookup(const std::string& key) const;
+  //! Best effort: a cache that cannot be written only costs a retune later.
+  void store(const std::string& key, const TuneEntry& entry) const;
+
+ private:
+  std::string path_of(const std::string& key) const;
+  std::string directory_;
+};
+
+}  // namespace strata

@@ -1,0 +1,114 @@
+#include "node-hybrid/Rebalancer.hpp"
+#include "node-hybrid/ShareController.hpp"
+#include "node-hybrid/ShareTuner.hpp"
+#include "node-hybrid/TuneCache.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace strata {
+namespace {
+
+// Slab times from a model: host a_h n + b_h, device a_d n + b_d.
+struct Model {
+  double a_host, b_host, a_device, b_device;
+  double host(double cells) const { return cells > 0 ? a_host * cells + b_host : 0.0; }
+  double device(double cells) const { return cells > 0 ? a_device * cells + b_device : 0.0; }
+};
+
+TEST(Rebalancer, MovesTowardsEqualTimesWithSmoothingAndHysteresis) {
+  const int nz = 100;
+  Rebalancer balancer(0.5, 0.02);
+  int planes = 50;
+  // The host takes 3x longer per plane: equal times at b = 0.25.
+  const auto step = [&](double noise) {
+    const double b = planes / double(nz);
+    planes = balancer.update(planes, nz, 1, 3.0 * b * noise, 1.0 * (1 - b));
+  };
+  step(1.0);
+  EXPECT_LT(planes, 50);
+  EXPECT_GT(planes, 25);  // smoothed: one update goes a third of the way
+  for (int n = 0; n < 60; ++n) step(1.0);
+  EXPECT_NEAR(planes, 25, 2);  // within the hysteresis of the balance
+  // Noise around the balance does not make planes oscillate.
+  int moves = 0;
+  for (int n = 0; n < 20; ++n) {
+    const int before = planes;
+    step(n % 2 ? 1.01 : 0.99);
+    moves += planes != before;
+  }
+  EXPECT_LE(moves, 1);
+  EXPECT_NEAR(planes, 25, 2);
+  // No information when a slab is empty.
+  EXPECT_EQ(balancer.update(0, nz, 1, 0.0, 1.0), 0);
+}
+
+TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
+  const int nz = 120;
+  const double plane = 1000.0;
+  const Model model{2e-9, 5e-6, 0.5e-9, 20e-6};
+  ShareTuner tuner(nz, plane, 1);
+  while (tuner.phase() == ShareTuner::Phase::Probe) {
+    const double host_cells = tuner.host_planes() * plane;
+    tuner.probed(model.host(host_cells), model.device(nz * plane - host_cells));
+  }
+  // R = (a_d N + b_d - b_h) / (N (a_h + a_d))
+  const double N = nz * plane;
+  const double expected = (0.5e-9 * N + 20e-6 - 5e-6) / (N * 2.5e-9);
+  EXPECT_NEAR(tuner.model_share(), expected, 1e-9);
+  while (tuner.phase() == ShareTuner::Phase::Confirm) {
+    const double host_cells = tuner.host_planes() * plane;
+    tuner.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)));
+  }
+  EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
+  EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
+}
+
+TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
+  ShareSettings fixed;
+  fixed.initial_planes = 7;
+  ShareController a(fixed, 20, 100.0, 1);
+  for (int n = 0; n < 30; ++n) {
+    EXPECT_EQ(a.plan().host_planes, 7);
+    a.measured(1.0, 2.0, 1.0);
+  }
+  ShareSettings cached;
+  cached.automatic = true;
+  cached.cached_planes = 12;
+  ShareController b(cached, 20, 100.0, 1);
+  EXPECT_EQ(b.plan().host_planes, 12);
+  EXPECT_EQ(b.origin(), "cache, rebalanced at run time");
+}
+
+TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/strata-tune-test-" +
+                          std::to_string(rank) + "-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  const TuneCache cache(dir);
+  EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
+  cache.store("app=a local=1x2x3", TuneEntry{5, 0.25});
+  const auto hit = cache.lookup("app=a local=1x2x3");
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->host_planes, 5);
+  EXPECT_EQ(hit->seconds_per_step, 0.25);
+  EXPECT_FALSE(cache.lookup("app=a local=1x2x4"));
+  setenv("STRATA_RETUNE", "1", 1);
+  EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
+  unsetenv("STRATA_RETUNE");
+  // A damaged entry is a miss, not an error.
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    std::ofstream(entry.path()) << "app=a local=1x2x3\ngarbage\n";
+  EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
+  EXPECT_FALSE(TuneCache("").lookup("app=a local=1x2x3"));
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace strata
