@@ -1,0 +1,86 @@
+//! heat3d time per step with the rank's box on the device slab only, the host
+//! slab only, and split between them, beside the copy bandwidth measured in
+//! the same run. On CPU-only builds both slabs share the cores, so the split
+//! shows the machinery's overhead (target: <= 3% over one slab at 256^3); on
+//! GPU builds it shows hybrid against ideal = 1 / (1/t_host + 1/t_device).
+//! Usage: hybrid_bench [N [share ...]] (default 256, shares 0.25 0.5).
+
+#include "apps/heat3d/Heat3d.hpp"
+#include "bench/Measure.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+namespace {
+
+using namespace strata;
+
+//! Best seconds per step over a few blocks of steps at a fixed split.
+double seconds_per_step(int n, double share) {
+  io::GridConfig grid;
+  grid.cells = {n, n, n};
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0},
+                                    {false, false, false});
+  HybridSettings hybrid;
+  hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
+  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
+  const double dt = 0.5 * heat.stable_dt();
+  Timers timers;
+  const int steps = std::max(5, int(1e9 / double(decomposition.local().num_cells()) / 20));
+  return bench::best_time(3, [&] {
+           for (int s = 0; s < steps; ++s) heat.advance(0.0, dt, timers);
+         }) /
+         steps;
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    std::vector<double> args;
+    for (int a = 1; a < argc; ++a)
+      if (argv[a][0] != '-') args.push_back(std::atof(argv[a]));
+    const int n = args.empty() ? 256 : int(args[0]);
+    std::vector<double> shares(args.size() > 1 ? args.begin() + 1 : args.end(), args.end());
+    if (shares.empty()) shares = {0.25, 0.5};
+
+    const double copy_gbs = bench::copy_bandwidth<DeviceExecSpace>();
+    const double device_only = seconds_per_step(n, 0.0);
+    const double host_only = seconds_per_step(n, 1.0);
+    const bool one_processor = std::is_same_v<DeviceExecSpace, HostExecSpace>;
+    const double ideal = one_processor ? std::min(device_only, host_only)
+                                       : 1.0 / (1.0 / device_only + 1.0 / host_only);
+    const double cells = double(n) * n * n;
+    if (rank == 0) {
+      std::printf("hybrid_bench: %d^3 heat3d, device %s, host %s (%d threads), copy %.2f GB/s\n",
+                  n, DeviceExecSpace::name(), HostExecSpace::name(),
+                  HostExecSpace::concurrency(), copy_gbs);
+      std::printf("%-18s %12s %10s %9s %12s\n", "split", "ms/step", "Gcell/s", "% copy",
+                  one_processor ? "vs 1 slab" : "vs ideal");
+    }
+    const auto row = [&](const char* name, double seconds) {
+      if (rank != 0) return;
+      const double gcells = cells / seconds / 1e9;
+      std::printf("%-18s %12.3f %10.3f %8.1f%% %11.3fx\n", name, 1e3 * seconds, gcells,
+                  100.0 * 16.0 * gcells / copy_gbs, seconds / ideal);
+    };
+    row("device slab only", device_only);
+    row("host slab only", host_only);
+    for (double share : shares) {
+      char name[32];
+      std::snprintf(name, sizeof name, "hybrid share %.2f", share);
+      row(name, seconds_per_step(n, share));
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
