@@ -38,8 +38,6 @@ class Timers {
   void add(const std::string& name, double seconds);
   //! Accumulated seconds, 0 for a name never timed.
   double seconds(const std::string& name) const;
-  //! All accumulators, in name order.
-  const std::map<std::string, double>& all() const { return seconds_; }
 
   //! Collective: min/mean/max of every accumulator any rank has (a rank
   //! without one counts 0), by name.

@@ -37,7 +37,6 @@ Box recv_box(const Box& owned, const std::array<int, 3>& d, int width) {
 HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
                            int num_fields, bool device_messages)
     : comm_(decomposition.comm()),
-      width_(width),
       num_fields_(num_fields),
       device_messages_(device_messages) {
   const Box& owned = decomposition.local();

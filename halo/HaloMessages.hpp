@@ -42,7 +42,6 @@ class HaloMessages {
   HaloMessages& operator=(const HaloMessages&) = delete;
 
   const std::vector<Neighbor>& neighbors() const { return neighbors_; }
-  int width() const { return width_; }
   int num_fields() const { return num_fields_; }
   bool device_messages() const { return device_messages_; }
   //! Message memory of neighbour n (device or host, see device_messages()).
@@ -64,7 +63,7 @@ class HaloMessages {
 
  private:
   MPI_Comm comm_;
-  int width_, num_fields_;
+  int num_fields_;
   bool device_messages_;
   std::vector<Neighbor> neighbors_;
   std::vector<std::size_t> send_offset_, recv_offset_;

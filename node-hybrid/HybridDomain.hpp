@@ -197,9 +197,6 @@ class HybridDomain {
     return out;
   }
 
-  //! Per-slab compute times of the sweeps run serialised for measurement.
-  const SlabTimes& slab_times() const { return times_; }
-
   //! Collective: rank 0 prints the split, how it was chosen, each slab's
   //! compute time per cell and the step time against the ideal combined
   //! time 1 / (1 / t_host_only + 1 / t_device_only).

@@ -51,7 +51,6 @@ class ShareController {
   std::string origin() const;
   //! Model times on one processor alone, when the tuner ran.
   std::optional<std::pair<double, double>> single_processor_seconds() const;
-  double rebalancer_target() const { return rebalancer_.target(); }
 
  private:
   ShareSettings settings_;

@@ -132,6 +132,19 @@ TEST(GpuAwareMpi, DeckAndEnvironmentDecide) {
   EXPECT_THROW(parse_gpu_aware_mode("maybe"), InputError);
 }
 
+// All test ranks run on one node: node-local ranks are the world ranks.
+TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const Decomposition d(MPI_COMM_WORLD, box_of_size(8, 8, 8 * size), {1, 1, size}, {false, false, true});
+  EXPECT_EQ(d.node_local_rank(), d.rank());
+  EXPECT_EQ(d.neighbor({1, 0, 0}), MPI_PROC_NULL);
+  EXPECT_NE(d.neighbor({0, 0, 1}), MPI_PROC_NULL);  // periodic along z
+  EXPECT_TRUE(d.is_wall(X, 0));
+  EXPECT_FALSE(d.is_wall(Z, 1));
+}
+
 TEST(HaloErrors, WidthWiderThanARankIsAnInputError) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
