@@ -21,7 +21,12 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
       cl.action = Action::Version;
       return cl;
     }
-    if (arg == "--set") {
+    if (arg == "--print-deck") {
+      cl.action = Action::PrintDeck;
+    } else if (arg == "--restart") {
+      if (n + 1 >= argc) throw InputError("strata: --restart needs a checkpoint file");
+      cl.restart = argv[++n];
+    } else if (arg == "--set") {
       if (n + 1 >= argc) throw InputError("strata: --set needs key.path=value");
       cl.overrides.emplace_back(argv[++n]);
     } else if (arg.rfind("--set=", 0) == 0) {
@@ -41,12 +46,14 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
 }
 
 std::string CommandLine::usage() {
-  return "usage: strata DECK.yaml [--set key.path=value ...]\n"
+  return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]\n"
          "       strata --help | --version\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
          "  --set key.path=value  override one deck key, e.g. --set grid.cells=[128,128,128]\n"
          "                        (repeatable; the value is YAML)\n"
+         "  --restart FILE        continue from a checkpoint written by an earlier run\n"
+         "  --print-deck          print the deck with every default filled in, and exit\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"
          "Kokkos options (--kokkos-...) are passed through to Kokkos.\n";

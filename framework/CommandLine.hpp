@@ -1,6 +1,7 @@
 #pragma once
 //! \file CommandLine.hpp
-//! `strata DECK.yaml [--set key.path=value ...] [--help] [--version]`
+//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]`
+//! `strata --help | --version`
 
 #include <string>
 #include <vector>
@@ -8,10 +9,11 @@
 namespace strata {
 
 struct CommandLine {
-  enum class Action { Run, Help, Version };
+  enum class Action { Run, PrintDeck, Help, Version };
   Action action = Action::Run;
   std::string deck_path;
   std::vector<std::string> overrides;  //!< `key.path=value`, in order
+  std::string restart;                 //!< checkpoint to continue from, or ""
 
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);

@@ -6,10 +6,18 @@
 
 #include "framework/Timers.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #include <cstdint>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace strata {
+
+//! A rank's owned cells of one field on the host, indexed (k, j, i) from the
+//! corner of the rank's box: what output and checkpoints read and write.
+using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
 class Simulation {
  public:
@@ -26,6 +34,15 @@ class Simulation {
 
   //! End-of-run diagnostics (collective); rank 0 writes them to `out`.
   virtual void report(double time, std::ostream& out) = 0;
+
+  //! The fields that make up the state: all are checkpointed, all can be output.
+  virtual std::vector<std::string> field_names() const = 0;
+  //! This rank's owned cells of a field, copied to the host.
+  virtual HostBlock gather(const std::string& name) const = 0;
+  //! Replaces this rank's owned cells of a field (restart).
+  virtual void scatter(const std::string& name, const HostBlock& values) = 0;
+  //! Fraction of this rank's planes on the host slab (saved with checkpoints).
+  virtual double host_share() const = 0;
 };
 
 }  // namespace strata

@@ -26,8 +26,8 @@ void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double&
 }
 
 void print_progress(std::ostream& out, int step, int steps, double time, double wall,
-                    double cells_per_second) {
-  const double eta = step > 0 ? wall / step * (steps - step) : 0.0;
+                    double cells_per_second, int first_step) {
+  const double eta = step > first_step ? wall / (step - first_step) * (steps - step) : 0.0;
   char line[200];
   std::snprintf(line, sizeof line,
                 "step %8d/%-8d  t = %.6e  wall %9.3f s  %.3e cells/s  ETA %9.1f s\n", step, steps,
@@ -50,22 +50,29 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
     out << line << std::flush;
   }
 
+  STRATA_REQUIRE(settings.first_step <= result.steps,
+                 "restart at step " << settings.first_step << " is past the last step " << result.steps);
+  // Time is always step * dt, so a restarted run reproduces the clock exactly.
+  result.time = settings.first_step * result.dt;
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   const double start = Timers::now();
-  for (int step = 1; step <= result.steps; ++step) {
+  for (int step = settings.first_step + 1; step <= result.steps; ++step) {
     sim.advance(result.time, result.dt, result.timers);
     result.time = step * result.dt;
+    if (settings.after_step) settings.after_step(step, result.time, result.dt);
     if (settings.report_every > 0 && (step % settings.report_every == 0 || step == result.steps)) {
       const double wall = Timers::now() - start;
       if (rank == 0)
         print_progress(out, step, result.steps, result.time, wall,
-                       double(sim.global_cells()) * step / wall);
+                       double(sim.global_cells()) * (step - settings.first_step) / wall,
+                       settings.first_step);
     }
   }
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   result.wall_seconds = Timers::now() - start;
+  result.steps_run = result.steps - settings.first_step;
   result.cells_per_second =
-      result.wall_seconds > 0 ? double(sim.global_cells()) * result.steps / result.wall_seconds : 0;
+      result.wall_seconds > 0 ? double(sim.global_cells()) * result.steps_run / result.wall_seconds : 0;
   return result;
 }
 

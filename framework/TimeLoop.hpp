@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <optional>
 #include <ostream>
 
@@ -19,10 +20,14 @@ struct TimeLoopSettings {
   std::optional<double> dt;        //!< fixed dt, else cfl * stable_dt()
   double cfl = 0.8;
   int report_every = 100;          //!< progress line cadence in steps, 0 for none
+  int first_step = 0;              //!< steps already done (restart); needs `dt` set
+  //! Called after every step with (step, time, dt): output, checkpoints.
+  std::function<void(int, double, double)> after_step;
 };
 
 struct TimeLoopResult {
-  int steps = 0;
+  int steps = 0;                  //!< last step of the run
+  int steps_run = 0;              //!< steps this run computed (fewer after a restart)
   double time = 0.0;              //!< simulated time reached
   double dt = 0.0;                //!< step used
   double wall_seconds = 0.0;      //!< wall time of the stepping

@@ -64,6 +64,8 @@ std::map<std::string, TimerStats> Timers::reduce(MPI_Comm comm) const {
     s.mean /= size;
     s.max = max_loc.value;
     s.max_rank = max_loc.rank;
+    if (rank == 0) s.per_rank.resize(size);
+    STRATA_MPI_CHECK(MPI_Gather(&mine, 1, MPI_DOUBLE, s.per_rank.data(), 1, MPI_DOUBLE, 0, comm));
     stats[name] = s;
   }
   return stats;

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -15,6 +16,7 @@ namespace strata {
 struct TimerStats {
   double min = 0.0, mean = 0.0, max = 0.0;
   int max_rank = 0;  //!< the slowest rank
+  std::vector<double> per_rank;  //!< every rank's value, on rank 0 only
 };
 
 class Timers {

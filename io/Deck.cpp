@@ -14,6 +14,8 @@ struct DeckSource {
   YAML::Node root;
   //! Overridden key paths and the `--set` text that set them.
   std::map<std::string, std::string> overrides;
+  //! The values keys resolved to, defaults included.
+  YAML::Node resolved{YAML::NodeType::Map};
 };
 
 }  // namespace Impl
@@ -100,6 +102,17 @@ DeckSection::DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node no
 
 std::string DeckSection::key_path(const std::string& key) const { return join(path_, key); }
 
+void DeckSection::record(const std::string& key, const YAML::Node& value) {
+  YAML::Node node = source_->resolved;
+  std::stringstream ss(path_);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (!node[part] || !node[part].IsMap()) node[part] = YAML::Node(YAML::NodeType::Map);
+    YAML::Node next = node[part];
+    node.reset(next);
+  }
+  node[key] = value;
+}
+
 std::string DeckSection::where(const std::string& key) const {
   const std::string full = key_path(key);
   const auto it = source_->overrides.find(full);
@@ -149,6 +162,7 @@ template <>
 int DeckSection::get<int>(const std::string& key) {
   int v = 0;
   if (!convert_scalar(child(key), v)) fail_type(key, "an integer");
+  record(key, YAML::Node(v));
   return v;
 }
 
@@ -156,6 +170,7 @@ template <>
 double DeckSection::get<double>(const std::string& key) {
   double v = 0;
   if (!convert_scalar(child(key), v)) fail_type(key, "a number");
+  record(key, YAML::Node(v));
   return v;
 }
 
@@ -163,6 +178,7 @@ template <>
 bool DeckSection::get<bool>(const std::string& key) {
   bool v = false;
   if (!convert_scalar(child(key), v)) fail_type(key, "true or false");
+  record(key, YAML::Node(v));
   return v;
 }
 
@@ -170,6 +186,7 @@ template <>
 std::string DeckSection::get<std::string>(const std::string& key) {
   const YAML::Node node = child(key);
   if (!node.IsScalar()) fail_type(key, "a string");
+  record(key, YAML::Node(node.Scalar()));
   return node.Scalar();
 }
 
@@ -195,17 +212,23 @@ std::array<T, 3> get_triple(DeckSection& section, const YAML::Node& node, const 
 
 template <>
 std::array<int, 3> DeckSection::get<std::array<int, 3>>(const std::string& key) {
-  return get_triple<int>(*this, child(key), key);
+  const auto v = get_triple<int>(*this, child(key), key);
+  record(key, YAML::Node(v));
+  return v;
 }
 
 template <>
 std::array<double, 3> DeckSection::get<std::array<double, 3>>(const std::string& key) {
-  return get_triple<double>(*this, child(key), key);
+  const auto v = get_triple<double>(*this, child(key), key);
+  record(key, YAML::Node(v));
+  return v;
 }
 
 template <>
 std::array<bool, 3> DeckSection::get<std::array<bool, 3>>(const std::string& key) {
-  return get_triple<bool>(*this, child(key), key);
+  const auto v = get_triple<bool>(*this, child(key), key);
+  record(key, YAML::Node(v));
+  return v;
 }
 
 DeckSection DeckSection::section(const std::string& key) {
@@ -277,6 +300,14 @@ std::string Deck::dump() const {
   YAML::Emitter out;
   out << root_.source_->root;
   return out.c_str();
+}
+
+std::string Deck::resolved() const {
+  YAML::Emitter out;
+  out.SetDoublePrecision(15);
+  out.SetSeqFormat(YAML::Flow);
+  out << root_.source_->resolved;
+  return std::string(out.c_str()) + "\n";
 }
 
 }  // namespace strata::io

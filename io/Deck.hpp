@@ -36,7 +36,9 @@ class DeckSection {
   //! The value of an optional key, or `fallback` when absent.
   template <class T>
   T get(const std::string& key, const T& fallback) {
-    return has(key) ? get<T>(key) : fallback;
+    if (has(key)) return get<T>(key);
+    record(key, YAML::Node(fallback));
+    return fallback;
   }
 
   //! The value of an optional key without a default.
@@ -67,6 +69,8 @@ class DeckSection {
   DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node node, std::string path, int line);
 
   std::string key_path(const std::string& key) const;
+  //! Notes the value a key resolved to (given or default) for Deck::resolved().
+  void record(const std::string& key, const YAML::Node& value);
   YAML::Node child(const std::string& key);
   [[noreturn]] void fail_type(const std::string& key, const char* expected);
 
@@ -89,8 +93,10 @@ class Deck {
 
   DeckSection& root() { return root_; }
   const std::string& file_name() const;
-  //! The deck as resolved (file plus overrides), as YAML text.
+  //! The deck as given (file plus overrides), as YAML text.
   std::string dump() const;
+  //! Every key the program read, with the value it used (defaults filled in), as YAML text.
+  std::string resolved() const;
 
  private:
   explicit Deck(DeckSection root) : root_(std::move(root)) {}

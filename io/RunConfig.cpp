@@ -28,10 +28,8 @@ TimeConfig read_time(DeckSection time) {
   t.steps = time.get_optional<int>("steps");
   t.end_time = time.get_optional<double>("end_time");
   t.dt = time.get_optional<double>("dt");
-  if (time.has("cfl")) {
-    if (t.dt) time.fail("cfl", "give either dt or cfl, not both");
-    t.cfl = time.get<double>("cfl");
-  }
+  if (t.dt && time.has("cfl")) time.fail("cfl", "give either dt or cfl, not both");
+  if (!t.dt) t.cfl = time.get("cfl", t.cfl);
   if (t.steps && t.end_time) time.fail("end_time", "give either steps or end_time, not both");
   if (!t.steps && !t.end_time) time.fail("steps", "required key is missing (or give end_time)");
   if (t.steps && *t.steps < 0) time.fail("steps", "must be >= 0");
@@ -41,11 +39,34 @@ TimeConfig read_time(DeckSection time) {
   return t;
 }
 
-OutputConfig read_output(DeckSection output) {
+OutputConfig read_output(DeckSection output, const std::string& app) {
   OutputConfig o;
   o.report_every = output.get("report_every", o.report_every);
   if (o.report_every < 0) output.fail("report_every", "must be >= 0 (0 turns progress lines off)");
+  o.write_every = output.get("write_every", o.write_every);
+  if (o.write_every < 0) output.fail("write_every", "must be >= 0 (0 turns field output off)");
+  o.directory = output.get("dir", o.directory);
+  o.prefix = output.get("prefix", app);
+  if (o.directory.empty()) output.fail("dir", "must not be empty");
+  if (o.prefix.empty() || o.prefix.find('/') != std::string::npos)
+    output.fail("prefix", "must be a non-empty file name without '/'");
   return o;
+}
+
+CheckpointConfig read_checkpoint(DeckSection checkpoint) {
+  CheckpointConfig c;
+  c.every = checkpoint.get("every", c.every);
+  if (c.every < 0) checkpoint.fail("every", "must be >= 0 (0 turns checkpoints off)");
+  c.directory = checkpoint.get("dir", c.directory);
+  if (c.directory.empty()) checkpoint.fail("dir", "must not be empty");
+  return c;
+}
+
+ReportConfig read_report(DeckSection report) {
+  ReportConfig r;
+  r.json = report.get("json", r.json);
+  r.csv = report.get("csv", r.csv);
+  return r;
 }
 
 DecompositionConfig read_decomposition(DeckSection decomposition) {
@@ -97,7 +118,9 @@ RunConfig read_run_config(Deck& deck) {
   config.app = root.get<std::string>("app");
   config.grid = read_grid(root.section("grid"));
   config.time = read_time(root.section("time"));
-  config.output = read_output(root.section("output"));
+  config.output = read_output(root.section("output"), config.app);
+  config.checkpoint = read_checkpoint(root.section("checkpoint"));
+  config.report = read_report(root.section("report"));
   config.decomposition = read_decomposition(root.section("decomposition"));
   config.halo = read_halo(root.section("halo"));
   config.hybrid = read_hybrid(root.section("hybrid"));

@@ -27,7 +27,20 @@ struct TimeConfig {
 };
 
 struct OutputConfig {
-  int report_every = 100;  //!< steps between progress lines (0: none)
+  int report_every = 100;         //!< steps between progress lines (0: none)
+  int write_every = 0;            //!< steps between HDF5/XDMF field outputs (0: none)
+  std::string directory = "output";
+  std::string prefix;             //!< file name prefix; default the app name
+};
+
+struct CheckpointConfig {
+  int every = 0;                  //!< steps between checkpoints (0: none)
+  std::string directory = "checkpoints";
+};
+
+struct ReportConfig {
+  std::string json = "strata-report.json";  //!< run report; "" = none
+  std::string csv;                          //!< results table to append a row to; "" = none
 };
 
 struct DecompositionConfig {
@@ -54,6 +67,8 @@ struct RunConfig {
   GridConfig grid;
   TimeConfig time;
   OutputConfig output;
+  CheckpointConfig checkpoint;
+  ReportConfig report;
   DecompositionConfig decomposition;
   HaloConfig halo;
   HybridConfig hybrid;
@@ -63,7 +78,7 @@ struct RunConfig {
 std::string default_tune_cache();
 
 //! Reads and validates the framework sections (app, grid, time, output,
-//! decomposition, halo, hybrid).
+//! checkpoint, report, decomposition, halo, hybrid).
 RunConfig read_run_config(Deck& deck);
 
 }  // namespace strata::io

@@ -179,22 +179,32 @@ class HybridDomain {
     build(host_planes, &old_device, &old_host);
   }
 
+  using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
   //! The rank's owned cells of field f, gathered from both slabs to the host
   //! (indexed (k, j, i) from the rank box's corner).
-  Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> gather(int f) const {
+  HostBlock gather(int f) const {
     const Box rank = decomposition_.local();
-    Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace> out(
-        "strata::gathered", rank.extent(Z), rank.extent(Y), rank.extent(X));
+    HostBlock out("strata::gathered", rank.extent(Z), rank.extent(Y), rank.extent(X));
     for_each_slab([&](const auto& slab) {
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
-      const Box& o = slab.owned;
-      for (int k = o.lo[Z]; k < o.hi[Z]; ++k)
-        for (int j = o.lo[Y]; j < o.hi[Y]; ++j)
-          for (int i = o.lo[X]; i < o.hi[X]; ++i)
-            out(k - rank.lo[Z], j - rank.lo[Y], i - rank.lo[X]) =
-                host(k - o.lo[Z] + ghosts_, j - o.lo[Y] + ghosts_, i - o.lo[X] + ghosts_);
+      Kokkos::deep_copy(owned_part(out, slab.owned), ghost_free(host, slab.owned));
     });
     return out;
+  }
+
+  //! Replaces the rank's owned cells of field f from a host block laid out as gather() returns.
+  void scatter(int f, const HostBlock& values) {
+    const Box rank = decomposition_.local();
+    STRATA_REQUIRE(values.extent(0) == std::size_t(rank.extent(Z)) &&
+                       values.extent(1) == std::size_t(rank.extent(Y)) &&
+                       values.extent(2) == std::size_t(rank.extent(X)),
+                   "scatter: block does not match the rank's box " << rank);
+    for_each_slab([&](const auto& slab) {
+      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
+      Kokkos::deep_copy(ghost_free(host, slab.owned), owned_part(values, slab.owned));
+      Kokkos::deep_copy(slab.fields[f].view(), host);
+    });
   }
 
   //! Collective: rank 0 prints the split, how it was chosen, each slab's
@@ -213,10 +223,14 @@ class HybridDomain {
     if (const auto model = controller_.single_processor_seconds()) std::tie(host_only, device_only) = *model;
     char line[320];
     std::snprintf(line, sizeof line,
-                  "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n"
-                  "hybrid: compute per cell: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
+                  "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n",
                   share, host_planes(), nz, controller_.origin().c_str(), share_range[0],
-                  -share_range[1], ns_host, ns_device, HostExec::name(), DeviceExec::name());
+                  -share_range[1]);
+    out << line;
+    if (times_.host_cells + times_.device_cells == 0) return;  // no interval was timed
+    std::snprintf(line, sizeof line,
+                  "hybrid: compute per cell: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
+                  ns_host, ns_device, HostExec::name(), DeviceExec::name());
     out << line;
     if (host_only > 0.0 && device_only > 0.0) {
       // Two processors finish together at best; slabs sharing one processor
@@ -243,6 +257,19 @@ class HybridDomain {
   static ShareSettings share_settings(ShareSettings share) {
     share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
     return share;
+  }
+
+  // The planes of a rank block that a slab owns.
+  auto owned_part(const HostBlock& block, const Box& owned) const {
+    const int z0 = owned.lo[Z] - decomposition_.local().lo[Z];
+    return Kokkos::subview(block, Kokkos::make_pair(z0, z0 + owned.extent(Z)), Kokkos::ALL, Kokkos::ALL);
+  }
+
+  // A slab field's owned cells, ghosts left out.
+  template <class View>
+  auto ghost_free(const View& v, const Box& owned) const {
+    const auto range = [&](int axis) { return Kokkos::make_pair(ghosts_, ghosts_ + owned.extent(axis)); };
+    return Kokkos::subview(v, range(Z), range(Y), range(X));
   }
 
   void end_sweep() {

@@ -24,7 +24,7 @@ packages=(
   build-essential cmake pkg-config dpkg-dev xz-utils
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev hdf5-tools
-  libyaml-cpp-dev
+  libyaml-cpp-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
   python3 libxml2-utils
 )

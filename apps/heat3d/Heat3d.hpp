@@ -125,10 +125,27 @@ class Heat3d final : public Simulation {
     out << line;
   }
 
+  std::vector<std::string> field_names() const override { return {"u"}; }
+
+  HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
+
+  void scatter(const std::string& name, const HostBlock& values) override {
+    domain_.scatter(field_id(name), values);
+  }
+
+  double host_share() const override {
+    return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
+  }
+
   HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
 
  private:
+  static int field_id(const std::string& name) {
+    STRATA_REQUIRE(name == "u", "heat3d has no field '" << name << "'");
+    return U;
+  }
+
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};

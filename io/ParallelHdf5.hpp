@@ -1,0 +1,74 @@
+#pragma once
+//! \file ParallelHdf5.hpp
+//! Collective parallel HDF5 (MPI-IO) files of global 3D fields. Every rank
+//! writes or reads its own box as a hyperslab of a dataset of the global
+//! shape (nz, ny, nx), C order, so x is fastest as in memory.
+//!
+//! A file is written under `PATH.partial` and renamed to PATH only after
+//! every rank has closed it, so an interrupted run never leaves a file that
+//! looks finished. Every HDF5 call is checked; HDF5's own error printing is
+//! switched off in favour of one message naming the file and the call.
+
+#include "framework/Box.hpp"
+#include "framework/Simulation.hpp"
+
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace strata::io {
+
+class Hdf5Writer {
+ public:
+  //! Collective: creates `path`.partial.
+  Hdf5Writer(MPI_Comm comm, const std::string& path);
+  //! Without commit() (an exception mid-write), the partial file is removed.
+  ~Hdf5Writer();
+  Hdf5Writer(const Hdf5Writer&) = delete;
+  Hdf5Writer& operator=(const Hdf5Writer&) = delete;
+
+  //! Collective: dataset `name` of shape `global`, this rank's `local` cells from `block`.
+  void write_field(const std::string& name, const Box& global, const Box& local,
+                   const HostBlock& block);
+  //! File attributes (collective: every rank passes the same value).
+  void attribute(const std::string& name, double value);
+  void attribute(const std::string& name, std::int64_t value);
+  void attribute(const std::string& name, const std::string& value);
+  //! A small per-rank table: dataset `name` of one value per rank.
+  void per_rank(const std::string& name, double value);
+
+  //! Collective: closes the file and renames it to its final name.
+  void commit();
+
+ private:
+  MPI_Comm comm_;
+  std::string path_, partial_;
+  hid_t file_ = -1;
+  bool committed_ = false;
+};
+
+class Hdf5Reader {
+ public:
+  //! Collective; throws InputError naming `path` when it cannot be opened as HDF5.
+  Hdf5Reader(MPI_Comm comm, const std::string& path);
+  ~Hdf5Reader();
+  Hdf5Reader(const Hdf5Reader&) = delete;
+  Hdf5Reader& operator=(const Hdf5Reader&) = delete;
+
+  bool has(const std::string& name) const;
+  //! Collective: this rank's `local` cells of dataset `name`, which must have shape `global`.
+  HostBlock read_field(const std::string& name, const Box& global, const Box& local) const;
+  double attribute_double(const std::string& name) const;
+  std::int64_t attribute_int(const std::string& name) const;
+  std::string attribute_string(const std::string& name) const;
+  const std::string& path() const { return path_; }
+
+ private:
+  MPI_Comm comm_;
+  std::string path_;
+  hid_t file_ = -1;
+};
+
+}  // namespace strata::io

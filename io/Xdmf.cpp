@@ -1,0 +1,62 @@
+#include "io/Xdmf.hpp"
+
+#include <sstream>
+
+namespace strata::io {
+
+namespace {
+
+// XDMF lists dimensions slowest first: (z, y, x), as the HDF5 datasets.
+std::string zyx(const std::array<int, 3>& v, int add = 0) {
+  return std::to_string(v[2] + add) + " " + std::to_string(v[1] + add) + " " + std::to_string(v[0] + add);
+}
+
+std::string zyx(const std::array<double, 3>& v) {
+  std::ostringstream os;
+  os.precision(17);
+  os << v[2] << " " << v[1] << " " << v[0];
+  return os.str();
+}
+
+std::string uniform_grid(const XdmfGrid& grid, const std::vector<std::string>& fields,
+                         const XdmfStep& step, const std::string& indent) {
+  std::ostringstream os;
+  os.precision(17);
+  os << indent << "<Grid Name=\"mesh\" GridType=\"Uniform\">\n"
+     << indent << "  <Time Value=\"" << step.time << "\"/>\n"
+     << indent << "  <Topology TopologyType=\"3DCoRectMesh\" Dimensions=\"" << zyx(grid.cells, 1) << "\"/>\n"
+     << indent << "  <Geometry GeometryType=\"ORIGIN_DXDYDZ\">\n"
+     << indent << "    <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
+     << zyx(grid.origin) << "</DataItem>\n"
+     << indent << "    <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
+     << zyx(grid.spacing) << "</DataItem>\n"
+     << indent << "  </Geometry>\n";
+  for (const std::string& field : fields)
+    os << indent << "  <Attribute Name=\"" << field << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
+       << indent << "    <DataItem Dimensions=\"" << zyx(grid.cells)
+       << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << step.h5_file << ":/" << field
+       << "</DataItem>\n"
+       << indent << "  </Attribute>\n";
+  os << indent << "</Grid>\n";
+  return os.str();
+}
+
+const char* header = "<?xml version=\"1.0\" ?>\n<Xdmf Version=\"3.0\">\n  <Domain>\n";
+const char* footer = "  </Domain>\n</Xdmf>\n";
+
+}  // namespace
+
+std::string xdmf_single(const XdmfGrid& grid, const std::vector<std::string>& fields,
+                        const XdmfStep& step) {
+  return header + uniform_grid(grid, fields, step, "    ") + footer;
+}
+
+std::string xdmf_series(const XdmfGrid& grid, const std::vector<std::string>& fields,
+                        const std::vector<XdmfStep>& steps) {
+  std::string body = "    <Grid Name=\"series\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
+  for (const XdmfStep& step : steps) body += uniform_grid(grid, fields, step, "      ");
+  body += "    </Grid>\n";
+  return header + body + footer;
+}
+
+}  // namespace strata::io

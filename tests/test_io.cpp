@@ -1,0 +1,193 @@
+#include "apps/Driver.hpp"
+#include "apps/heat3d/Heat3d.hpp"
+#include "io/Checkpoint.hpp"
+#include "io/FieldOutput.hpp"
+#include "io/ParallelHdf5.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace strata {
+namespace {
+
+namespace fs = std::filesystem;
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+// A fresh directory shared by all ranks of the test.
+std::string scratch_dir(const std::string& name) {
+  const std::string dir = fs::temp_directory_path().string() + "/strata-io-" + name + "-np" +
+                          std::to_string(world_size());
+  if (world_rank() == 0) {
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return dir;
+}
+
+int run_driver(MPI_Comm comm, std::vector<std::string> args) {
+  args.insert(args.begin(), "strata");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = run_strata(int(argv.size()), argv.data(), comm, out, err);
+  EXPECT_EQ(code, 0) << err.str();
+  return code;
+}
+
+// The whole field `name` of an HDF5 file, read on every rank.
+HostBlock read_all(MPI_Comm comm, const std::string& path, const std::string& name,
+                   const std::array<int, 3>& cells) {
+  const io::Hdf5Reader file(comm, path);
+  const Box global = box_of_size(cells[X], cells[Y], cells[Z]);
+  return file.read_field(name, global, global);
+}
+
+void expect_identical(const HostBlock& a, const HostBlock& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t n = 0; n < a.size(); ++n) ASSERT_EQ(a.data()[n], b.data()[n]) << "element " << n;
+}
+
+// Output written by any rank count and split holds exactly the in-memory
+// field; h5dump reads the file; the XDMF is well-formed and names the datasets.
+TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
+  const std::string dir = scratch_dir("output");
+  io::GridConfig grid;
+  grid.cells = {13, 7, 11};
+  grid.lo = {0.0, 1.0, 2.0};
+  grid.hi = {1.0, 2.5, 3.0};
+  for (double share : {0.0, 0.5}) {
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(13, 7, 11), {0, 0, 0},
+                                      {false, false, false});
+    HybridSettings hybrid;
+    hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
+    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
+    Timers timers;
+    for (int s = 0; s < 5; ++s) heat.advance(0.0, 0.2 * heat.stable_dt(), timers);
+    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "heat");
+    output.write(heat, 5, 0.25);
+
+    const HostBlock all = read_all(MPI_COMM_WORLD, output.h5_path(5), "u", grid.cells);
+    const HostBlock mine = heat.gather("u");
+    const Box local = decomposition.local();
+    for (int k = local.lo[Z]; k < local.hi[Z]; ++k)
+      for (int j = local.lo[Y]; j < local.hi[Y]; ++j)
+        for (int i = local.lo[X]; i < local.hi[X]; ++i)
+          ASSERT_EQ(all(k, j, i), mine(k - local.lo[Z], j - local.lo[Y], i - local.lo[X]));
+  }
+  if (world_rank() != 0) return;
+  EXPECT_FALSE(fs::exists(dir + "/heat_000005.h5.partial"));
+  if (std::system("command -v h5dump >/dev/null") == 0) {
+    EXPECT_EQ(std::system(("h5dump -H " + dir + "/heat_000005.h5 >/dev/null").c_str()), 0);
+  }
+  if (std::system("command -v xmllint >/dev/null") == 0) {
+    EXPECT_EQ(std::system(("xmllint --noout " + dir + "/heat_000005.xmf " + dir + "/heat.xmf").c_str()), 0);
+  }
+  std::ifstream in(dir + "/heat_000005.xmf");
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("heat_000005.h5:/u"), std::string::npos);
+  EXPECT_NE(xml.find("Dimensions=\"11 7 13\""), std::string::npos);  // cells, z y x
+  EXPECT_NE(xml.find("Dimensions=\"12 8 14\""), std::string::npos);  // nodes
+}
+
+// N steps in one go equal N/2, checkpoint, restart, N/2 more: bit for bit,
+// also restarting with another CPU share and on another rank count.
+TEST(Checkpoint, RestartContinuesBitIdentically) {
+  const std::string dir = scratch_dir("restart");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const auto common = [&](const std::string& run) {
+    return std::vector<std::string>{deck, "--set", "time.end_time=~", "--set", "time.steps=20",
+                                    "--set", "output.report_every=0", "--set",
+                                    "output.write_every=20", "--set", "output.dir=" + dir + "/" + run,
+                                    "--set", "report.json=", "--set", "checkpoint.dir=" + dir + "/" + run};
+  };
+  auto whole = common("whole");
+  whole.insert(whole.end(), {"--set", "checkpoint.every=10"});
+  run_driver(MPI_COMM_WORLD, whole);
+  const std::string checkpoint = dir + "/whole/heat3d_000010.chk.h5";
+  auto restarted = common("restarted");
+  restarted.insert(restarted.end(), {"--restart", checkpoint, "--set", "hybrid.cpu_share=0.5"});
+  run_driver(MPI_COMM_WORLD, restarted);
+  const std::array<int, 3> cells{12, 10, 8};
+  expect_identical(read_all(MPI_COMM_WORLD, dir + "/restarted/heat3d_000020.h5", "u", cells),
+                   read_all(MPI_COMM_WORLD, dir + "/whole/heat3d_000020.h5", "u", cells));
+  // Another rank count: rank 0 alone continues what all ranks started.
+  if (world_size() > 1 && world_rank() == 0) {
+    auto alone = common("alone");
+    alone.insert(alone.end(), {"--restart", checkpoint});
+    run_driver(MPI_COMM_SELF, alone);
+    expect_identical(read_all(MPI_COMM_SELF, dir + "/alone/heat3d_000020.h5", "u", cells),
+                     read_all(MPI_COMM_SELF, dir + "/whole/heat3d_000020.h5", "u", cells));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
+  const std::string dir = scratch_dir("refuse");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  if (world_rank() == 0) std::ofstream(dir + "/garbage.chk.h5") << "not an HDF5 file\n";
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<const char*> argv = {"strata", deck.c_str(), "--restart", nullptr, "--set", "report.json="};
+  const std::string garbage = dir + "/garbage.chk.h5";
+  argv[3] = garbage.c_str();
+  std::ostringstream out, err;
+  EXPECT_EQ(run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out, err), 1);
+  if (world_rank() == 0) {
+    EXPECT_EQ(err.str(), garbage + ": cannot open as an HDF5 file (missing, truncated or corrupt)\n");
+  }
+
+  // A checkpoint of another grid.
+  run_driver(MPI_COMM_WORLD, {deck, "--set", "grid.cells=[6,6,6]", "--set", "checkpoint.every=2",
+                              "--set", "checkpoint.dir=" + dir, "--set", "report.json=",
+                              "--set", "output.report_every=0"});
+  const std::string other = dir + "/heat3d_000002.chk.h5";
+  argv[3] = other.c_str();
+  std::ostringstream out2, err2;
+  EXPECT_EQ(run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out2, err2), 1);
+  if (world_rank() == 0) {
+    EXPECT_EQ(err2.str(),
+              other + ": cannot restart from this checkpoint: grid 6x6x6, the deck asks for 12x10x8\n");
+  }
+}
+
+// A write that fails part-way leaves no file under the final name.
+TEST(ParallelHdf5, InterruptedWriteLeavesNoFinishedFile) {
+  const std::string dir = scratch_dir("interrupted");
+  const std::string path = dir + "/field.h5";
+  const Box global = box_of_size(4, 4, 4 * world_size());
+  const Box local{{0, 0, 4 * world_rank()}, {4, 4, 4 * world_rank() + 4}};
+  HostBlock block("block", 4, 4, 4);
+  setenv("STRATA_TEST_FAIL_WRITE", "1", 1);
+  EXPECT_THROW(
+      {
+        io::Hdf5Writer file(MPI_COMM_WORLD, path);
+        file.write_field("a", global, local, block);
+        file.write_field("b", global, local, block);
+        file.commit();
+      },
+      Error);
+  unsetenv("STRATA_TEST_FAIL_WRITE");
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_FALSE(fs::exists(path));
+  EXPECT_FALSE(fs::exists(path + ".partial"));
+}
+
+}  // namespace
+}  // namespace strata
