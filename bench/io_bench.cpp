@@ -1,0 +1,57 @@
+//! HDF5 output bandwidth for a heat3d field beside the run's own step time,
+//! so users can judge what output costs. Run under mpirun at any rank count:
+//! io_bench [N [DIR]] (default 256, the system temporary directory).
+
+#include "apps/heat3d/Heat3d.hpp"
+#include "bench/Measure.hpp"
+#include "io/FieldOutput.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+int main(int argc, char* argv[]) {
+  MPI_Init(&argc, &argv);
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    using namespace strata;
+    int rank = 0, size = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const int n = argc > 1 ? std::atoi(argv[1]) : 256;
+    const std::string dir =
+        argc > 2 ? argv[2] : std::filesystem::temp_directory_path().string() + "/strata-io-bench";
+
+    io::GridConfig grid;
+    grid.cells = {n, n, n};
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0},
+                                      {false, false, false});
+    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, HybridSettings{});
+    Timers timers;
+    const double dt = 0.5 * heat.stable_dt();
+    const double step = bench::best_time(3, [&] {
+      heat.advance(0.0, dt, timers);
+      MPI_Barrier(MPI_COMM_WORLD);
+    });
+    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "bench");
+    int written = 0;
+    const double write = bench::best_time(3, [&] {
+      output.write(heat, ++written, 0.0);
+      MPI_Barrier(MPI_COMM_WORLD);
+    });
+    const double bytes = 8.0 * n * n * n;
+    if (rank == 0) {
+      std::printf("io_bench: %d^3 field (%.1f MiB) on %d ranks into %s\n", n, bytes / 1048576.0,
+                  size, dir.c_str());
+      std::printf("  step time   %10.3f ms\n  write time  %10.3f ms  (%.2f GB/s, %.1f steps' worth)\n",
+                  1e3 * step, 1e3 * write, bytes / write / 1e9, write / step);
+      std::filesystem::remove_all(dir);
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
