@@ -82,6 +82,8 @@ void write_reports(const io::RunConfig& config, const io::Deck& deck, const Deco
   // Per-rank load: every rank's share and total phase time, gathered to rank 0.
   double mine[2] = {sim.host_share(), 0.0};
   for (const auto& [name, s] : stats) mine[1] += r.timers.seconds(name);
+  std::array<double, 2> halo = sim.halo_seconds();
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, halo.data(), 2, MPI_DOUBLE, MPI_MAX, comm));
   std::vector<double> all(2 * d.size());
   STRATA_MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, comm));
   std::vector<int> boxes(6 * d.size());
@@ -123,6 +125,10 @@ void write_reports(const io::RunConfig& config, const io::Deck& deck, const Deco
     total_mean += all[2 * n + 1] / d.size();
   }
   const double wait = stats.count("halo wait") ? stats.at("halo wait").max : 0.0;
+  report["halo"] = {{"in_flight_seconds_max", halo[0]},
+                    {"exposed_seconds_max", halo[1]},
+                    {"hidden_fraction", halo[0] > 0 ? 1.0 - std::min(1.0, halo[1] / halo[0]) : 1.0}};
+  report["hybrid"] = {{"host_share_rank0", all[0]}};
   report["load_balance"] = {{"max_over_mean", total_mean > 0 ? total_max / total_mean : 1.0}};
   report["run"] = {{"steps", r.steps_run},
                    {"last_step", r.steps},

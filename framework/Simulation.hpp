@@ -8,6 +8,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -43,6 +44,9 @@ class Simulation {
   virtual void scatter(const std::string& name, const HostBlock& values) = 0;
   //! Fraction of this rank's planes on the host slab (saved with checkpoints).
   virtual double host_share() const = 0;
+  //! This rank's halo messages: seconds in flight, and seconds of it spent
+  //! blocked waiting (the part not hidden behind compute).
+  virtual std::array<double, 2> halo_seconds() const = 0;
 };
 
 }  // namespace strata

@@ -26,7 +26,8 @@ packages=(
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev nlohmann-json3-dev
   libgtest-dev googletest libbenchmark-dev
-  python3 libxml2-utils
+  python3 python3-matplotlib libxml2-utils
+  slurm-wlm munge
 )
 
 install_packages() {

@@ -133,6 +133,10 @@ class Heat3d final : public Simulation {
     domain_.scatter(field_id(name), values);
   }
 
+  std::array<double, 2> halo_seconds() const override {
+    return {domain_.messages().communication_seconds(), domain_.messages().exposed_seconds()};
+  }
+
   double host_share() const override {
     return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
   }
@@ -159,9 +163,8 @@ class Heat3d final : public Simulation {
   }
 
   void report_communication(std::ostream& out) const {
-    const HaloMessages& m = domain_.messages();
-    double seconds[2] = {m.communication_seconds(), m.exposed_seconds()};
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds, 2, MPI_DOUBLE, MPI_MAX, decomposition_.comm()));
+    std::array<double, 2> seconds = halo_seconds();
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), 2, MPI_DOUBLE, MPI_MAX, decomposition_.comm()));
     if (decomposition_.rank() != 0 || seconds[0] <= 0.0) return;
     char line[200];
     std::snprintf(line, sizeof line,

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Generate (and optionally submit) a weak or strong scaling study of Strata.
+
+  jobs/study.py weak   --deck inputs/heat.yaml --ranks 1 2 4 8 --cells 64 64 64 \
+                       --cpu-shares 0 0.25 --out studies/weak [--submit [--wait]]
+  jobs/study.py strong --deck inputs/heat.yaml --ranks 1 2 4 8 --cells 256 256 256 ...
+
+Weak scaling keeps each rank's box at --cells (the global grid grows with the
+rank grid); strong scaling keeps the global grid at --cells. Each point is
+one job of jobs/strata-run.sbatch with its deck overrides; every run writes a
+JSON report into --out, which jobs/collect.py turns into tables and plots.
+The job set is written to OUT/study.json and OUT/submit.sh before anything
+is submitted.
+"""
+import argparse
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def rank_grid(ranks):
+    """Three factors of `ranks`, as equal as possible (like MPI_Dims_create)."""
+    best = None
+    for px in range(1, ranks + 1):
+        if ranks % px:
+            continue
+        for py in range(1, ranks // px + 1):
+            if (ranks // px) % py:
+                continue
+            pz = ranks // px // py
+            dims = sorted((px, py, pz), reverse=True)
+            spread = dims[0] - dims[2]
+            if best is None or spread < best[0]:
+                best = (spread, dims)
+    return best[1]
+
+
+def points(args):
+    for ranks in args.ranks:
+        for share in args.cpu_shares:
+            if args.kind == "weak":
+                dims = rank_grid(ranks)
+                cells = [c * d for c, d in zip(args.cells, dims)]
+                overrides = ["decomposition.dims=[%d,%d,%d]" % tuple(dims)]
+            else:
+                cells = list(args.cells)
+                overrides = []
+            name = "%s_np%03d_share%.3f" % (args.kind, ranks, share)
+            report = os.path.join(args.out, name + ".json")
+            overrides += [
+                "grid.cells=[%d,%d,%d]" % tuple(cells),
+                "hybrid.cpu_share=%g" % share,
+                "output.write_every=0",
+                "checkpoint.every=0",
+                "report.json=" + report,
+                "report.csv=" + os.path.join(args.out, "results.csv"),
+            ] + args.set
+            yield {"name": name, "ranks": ranks, "cpu_share": share, "cells": cells,
+                   "overrides": overrides, "report": report}
+
+
+def sbatch_command(args, point):
+    per_node = min(point["ranks"], args.ranks_per_node)
+    nodes = -(-point["ranks"] // args.ranks_per_node)
+    command = ["sbatch", "--parsable", "--nodes=%d" % nodes, "--ntasks=%d" % point["ranks"],
+               "--ntasks-per-node=%d" % per_node,
+               "--cpus-per-task=%d" % args.cpus_per_task, "--job-name=" + point["name"],
+               "--output=" + os.path.join(args.out, point["name"] + ".out")]
+    if args.wait:
+        command.append("--wait")
+    command += args.sbatch_arg + [os.path.join(HERE, "strata-run.sbatch"), args.deck]
+    for o in point["overrides"]:
+        command += ["--set", o]
+    return command
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=["weak", "strong"])
+    parser.add_argument("--deck", required=True, help="base deck")
+    parser.add_argument("--ranks", type=int, nargs="+", required=True, help="rank ladder")
+    parser.add_argument("--cells", type=int, nargs=3, required=True,
+                        help="cells per rank (weak) or in total (strong)")
+    parser.add_argument("--cpu-shares", type=float, nargs="+", default=[0.0])
+    parser.add_argument("--cpus-per-task", type=int, default=1, help="OpenMP threads per rank")
+    parser.add_argument("--ranks-per-node", type=int, default=4, help="ranks (GPUs) per node")
+    parser.add_argument("--out", required=True, help="directory for the job set and reports")
+    parser.add_argument("--set", action="append", default=[], help="extra deck override (repeatable)")
+    parser.add_argument("--sbatch-arg", action="append", default=[], help="extra sbatch option (repeatable)")
+    parser.add_argument("--submit", action="store_true", help="submit the jobs now")
+    parser.add_argument("--wait", action="store_true", help="with --submit: wait for all jobs (sbatch --wait)")
+    args = parser.parse_args()
+    if any(r < 1 for r in args.ranks) or any(c < 1 for c in args.cells):
+        parser.error("--ranks and --cells must be positive")
+    if any(not 0.0 <= s <= 1.0 for s in args.cpu_shares):
+        parser.error("--cpu-shares must lie in [0, 1]")
+    args.out = os.path.abspath(args.out)
+    args.deck = os.path.abspath(args.deck)
+    os.makedirs(args.out, exist_ok=True)
+
+    study = {"kind": args.kind, "deck": args.deck, "cells": args.cells, "points": list(points(args))}
+    with open(os.path.join(args.out, "study.json"), "w") as f:
+        json.dump(study, f, indent=2)
+    commands = [sbatch_command(args, p) for p in study["points"]]
+    with open(os.path.join(args.out, "submit.sh"), "w") as f:
+        f.write("#!/bin/sh\n# %s study generated by jobs/study.py\n" % args.kind)
+        for c in commands:
+            f.write(" ".join(shlex.quote(x) for x in c) + "\n")
+    print("study: %d jobs written to %s" % (len(commands), os.path.join(args.out, "submit.sh")))
+    if not args.submit:
+        return 0
+    # With --wait each sbatch blocks until its job ends: run them side by side.
+    procs = [subprocess.Popen(c, stdout=subprocess.PIPE, text=True) for c in commands]
+    failed = 0
+    for p, point in zip(procs, study["points"]):
+        out, _ = p.communicate()
+        status = "ok" if p.returncode == 0 else "FAILED (%d)" % p.returncode
+        failed += p.returncode != 0
+        print("  %-28s job %-8s %s" % (point["name"], out.strip().split(";")[0], status))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Submits generated weak and strong scaling studies (1, 2, 4, 8 ranks, two
+# CPU shares) to a real one-node Slurm started here, collects the reports and
+# checks the table and plots. Exit 77 (ctest: skipped) without Slurm or root.
+#   tests/slurm/test-scaling-study.sh STRATA_BINARY
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+export STRATA_BIN=$1
+python=/usr/bin/python3  # Debian's, with python3-matplotlib
+
+for tool in munged mungekey slurmctld slurmd sbatch; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool missing (apt-get install slurm-wlm munge)"; exit 77; }
+done
+[[ $(id -u) -eq 0 ]] || { echo "SKIP: slurmd needs root"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/strata-slurm.XXXXXX")
+cleanup() { "$root/tests/slurm/local-cluster.sh" stop "$work/cluster"; rm -rf "$work"; }
+trap cleanup EXIT
+eval "$("$root/tests/slurm/local-cluster.sh" start "$work/cluster")"
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+for kind in weak strong; do
+  cells="16 16 16"; [[ $kind == strong ]] && cells="32 32 32"
+  # shellcheck disable=SC2086
+  "$python" "$root/jobs/study.py" "$kind" --deck "$root/inputs/heat.yaml" --ranks 1 2 4 8 \
+    --cells $cells --cpu-shares 0 0.5 --ranks-per-node 8 --out "$work/$kind" \
+    --set time.steps=10 --set output.report_every=0 --set hybrid.tune_cache= --submit --wait \
+    || { tail -n 20 "$work/$kind"/*.out >&2; fail "$kind study: a job failed"; }
+  "$python" "$root/jobs/collect.py" "$work/$kind" | tee "$work/$kind/table.txt"
+  for png in "$work/$kind/${kind}_efficiency.png" "$work/$kind/${kind}_s_per_step.png"; do
+    [[ $(stat -c %s "$png" 2>/dev/null || echo 0) -gt 5000 ]] || fail "$png missing or empty"
+  done
+  # Eight rows with positive, finite times; efficiency 1 at one rank.
+  "$python" - "$work/$kind/scaling.csv" <<'PY' || fail "$kind: implausible table"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 8, len(rows)
+assert sorted({int(r["ranks"]) for r in rows}) == [1, 2, 4, 8]
+for r in rows:
+    t, e = float(r["s_per_step"]), float(r["efficiency"])
+    assert math.isfinite(t) and t > 0, r
+    assert math.isfinite(e) and 0 < e <= 1.5, r
+    assert 0 <= float(r["hidden_pct"]) <= 100, r
+    if int(r["ranks"]) == 1:
+        assert abs(e - 1.0) < 1e-12, r
+print("table ok:", sys.argv[1])
+PY
+done
+# The results table every run appended to.
+[[ $(wc -l <"$work/weak/results.csv") -eq 9 ]] || fail "weak/results.csv should hold a header and 8 rows"
+echo "PASS: weak and strong studies ran under Slurm and were collected"
