@@ -1,5 +1,6 @@
 #include "apps/AppRegistry.hpp"
 
+#include "apps/cardiac/Cardiac.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
@@ -54,6 +55,20 @@ const std::map<std::string, AppReader>& registry() {
            return std::make_unique<Heat>(config.grid, params, decomposition, config.halo,
                                          hybrid_settings<DeviceExecSpace, HostExecSpace>(
                                              "heat3d", config, decomposition, depth));
+         };
+       }},
+      {"cardiac",
+       [](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
+         const cardiac::CardiacParams params = cardiac::read_cardiac_params(deck.root().section("cardiac"));
+         using Cardiac = cardiac::Cardiac<>;
+         if (config.halo.width % Cardiac::reach != 0)
+           deck.root().section("halo").fail(
+               "width", "must be a multiple of the cardiac stencil reach " + std::to_string(Cardiac::reach));
+         return [params, config](const Decomposition& decomposition) {
+           const int depth = config.halo.width == 0 ? Cardiac::reach : config.halo.width;
+           return std::make_unique<Cardiac>(config.grid, params, decomposition, config.halo,
+                                            hybrid_settings<DeviceExecSpace, HostExecSpace>(
+                                                "cardiac", config, decomposition, depth));
          };
        }},
   };

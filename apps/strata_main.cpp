@@ -1,6 +1,7 @@
 //! The `strata` executable: MPI and Kokkos around the driver.
 
 #include "apps/Driver.hpp"
+#include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -10,6 +11,7 @@
 #include <iostream>
 
 int main(int argc, char* argv[]) {
+  strata::flush_subnormals_to_zero();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int code = 0;

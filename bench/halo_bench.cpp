@@ -7,6 +7,8 @@
 #include "decomposition/Decomposition.hpp"
 #include "halo/HaloExchange.hpp"
 
+#include "framework/FloatingPoint.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
@@ -22,6 +24,7 @@ using namespace strata;
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  strata::flush_subnormals_to_zero();
   MPI_Init(&argc, &argv);
   {
     Kokkos::ScopeGuard kokkos(argc, argv);

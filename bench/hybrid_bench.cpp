@@ -9,6 +9,8 @@
 #include "bench/Measure.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
+#include "framework/FloatingPoint.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
@@ -41,6 +43,7 @@ double seconds_per_step(int n, double share) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
+  strata::flush_subnormals_to_zero();
   MPI_Init(&argc, &argv);
   {
     Kokkos::ScopeGuard kokkos(argc, argv);

@@ -6,6 +6,8 @@
 #include "bench/Measure.hpp"
 #include "io/FieldOutput.hpp"
 
+#include "framework/FloatingPoint.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
@@ -15,6 +17,7 @@
 #include <string>
 
 int main(int argc, char* argv[]) {
+  strata::flush_subnormals_to_zero();
   MPI_Init(&argc, &argv);
   {
     Kokkos::ScopeGuard kokkos(argc, argv);

@@ -6,7 +6,7 @@ set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for t
 function(strata_add_mpi_test)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;RANKS;LABELS;DEPENDS" ${ARGN})
   add_executable(${ARG_NAME} ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp)
-  target_link_libraries(${ARG_NAME} PRIVATE GTest::gtest ${ARG_DEPENDS})
+  target_link_libraries(${ARG_NAME} PRIVATE GTest::gtest strata_framework ${ARG_DEPENDS})
   target_compile_definitions(${ARG_NAME} PRIVATE STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
   strata_configure_target(${ARG_NAME})
   foreach(np IN LISTS ARG_RANKS)

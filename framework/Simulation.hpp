@@ -33,6 +33,10 @@ class Simulation {
   //! Advances the state from `time` to `time + dt`, timing its phases.
   virtual void advance(double time, double dt, Timers& timers) = 0;
 
+  //! Collective: a short line of the app's diagnostics for the progress
+  //! output at `time` (rank 0's is printed); none by default.
+  virtual std::string diagnostics(double /*time*/) const { return ""; }
+
   //! End-of-run diagnostics (collective); rank 0 writes them to `out`.
   virtual void report(double time, std::ostream& out) = 0;
 

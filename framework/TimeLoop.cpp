@@ -66,6 +66,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
         print_progress(out, step, result.steps, result.time, wall,
                        double(sim.global_cells()) * (step - settings.first_step) / wall,
                        settings.first_step);
+      const std::string diagnostics = sim.diagnostics(result.time);
+      if (rank == 0 && !diagnostics.empty()) out << "  " << diagnostics << "\n";
     }
   }
   STRATA_MPI_CHECK(MPI_Barrier(comm));

@@ -100,6 +100,7 @@ class HybridDomain {
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
     const Box device_box = grow_on(device_.owned, device_.remote, extra);
     const Box host_box = grow_on(host_.owned, host_.remote, extra);
+    last_boxes_ = {device_box, host_box};
     const bool exchange = substep == 0 && (!messages_.neighbors().empty() || interface_);
     if (!exchange) {
       fill_walls(WallFill::All, timers);
@@ -144,6 +145,16 @@ class HybridDomain {
     compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
             make_kernel, false);
     end_sweep();
+  }
+
+  //! A pointwise kernel (no neighbours read) after a sweep, over the same
+  //! cells the sweep computed, ghost cells of a deep halo included, on both
+  //! slabs concurrently; it does not start a new sweep.
+  template <class MakeKernel>
+  void pointwise(MakeKernel&& make_kernel, Timers& timers) {
+    STRATA_REQUIRE(step_ > 0, "HybridDomain::pointwise: no sweep has run yet");
+    auto timer = timers.time("pointwise");
+    compute({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
   }
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
@@ -454,6 +465,7 @@ class HybridDomain {
   Slab<HostExec> host_;
   std::optional<SlabInterface<DeviceExec, HostExec>> interface_;
   ShareController controller_;
+  std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   int step_ = 0;
   SlabTimes times_, interval_start_;
   bool serialize_ = false;

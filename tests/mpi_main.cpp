@@ -2,6 +2,8 @@
 //! Kokkos initialised once, output from rank 0 only, and the same exit code
 //! on every rank (a failure anywhere fails the run everywhere).
 
+#include "framework/FloatingPoint.hpp"
+
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -9,6 +11,7 @@
 #include <cstdio>
 
 int main(int argc, char* argv[]) {
+  strata::flush_subnormals_to_zero();  // as the strata executable does
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   if (provided < MPI_THREAD_FUNNELED) {

@@ -5,7 +5,9 @@
 //! initial state is the slowest sine mode, so the exact solution is known.
 //! Each rank's box runs as two concurrent slabs (node-hybrid/HybridDomain).
 
-#include "apps/heat3d/HeatKernels.hpp"
+#include "apps/common/Diffusion7.hpp"
+#include "apps/common/HybridSimulation.hpp"
+#include "apps/heat3d/ExactSolution.hpp"
 #include "apps/heat3d/HeatParams.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
@@ -27,7 +29,11 @@ struct ErrorNorms {
 };
 
 template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
-class Heat3d final : public Simulation {
+class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
+  using Base = HybridSimulation<DeviceExec, HostExec>;
+  using Base::decomposition_;
+  using Base::domain_;
+
  public:
   static constexpr int reach = 1;  //!< stencil radius of the 7-point update
   enum FieldId { U = 0, U_NEXT = 1 };
@@ -35,16 +41,13 @@ class Heat3d final : public Simulation {
   //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
   Heat3d(const io::GridConfig& grid, const HeatParams& params, const Decomposition& decomposition,
          const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : decomposition_(decomposition),
+      : Base(decomposition, settings(halo, hybrid), {{"u", U}}),
         alpha_(params.alpha),
         spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
         exact_(grid.lo, grid.hi, spacing_, params.alpha),
-        has_exact_solution_(grid.periodic == std::array<bool, 3>{false, false, false}),
-        domain_(decomposition, settings(halo, hybrid)) {
+        has_exact_solution_(grid.periodic == std::array<bool, 3>{false, false, false}) {
     set_state(0.0);
   }
-
-  std::int64_t global_cells() const override { return decomposition_.global().num_cells(); }
 
   //! Explicit Euler is stable for alpha dt sum_a 1/h_a^2 <= 1/2.
   double stable_dt() const override {
@@ -58,7 +61,7 @@ class Heat3d final : public Simulation {
     const auto spacing = spacing_;
     domain_.sweep(
         [=](const auto& fields) {
-          return HeatUpdate(fields[U].cells(), fields[U_NEXT].cells(), alpha, dt, spacing);
+          return Diffusion7(fields[U].cells(), fields[U_NEXT].cells(), alpha, dt, spacing);
         },
         timers);
     domain_.swap_fields(U, U_NEXT);
@@ -108,8 +111,7 @@ class Heat3d final : public Simulation {
   }
 
   void report(double time, std::ostream& out) override {
-    report_communication(out);
-    domain_.report_balance(out);
+    this->report_hybrid(out);
     if (!has_exact_solution_) {
       if (decomposition_.rank() == 0)
         out << "heat3d: periodic axes: no exact solution to compare with\n";
@@ -125,31 +127,7 @@ class Heat3d final : public Simulation {
     out << line;
   }
 
-  std::vector<std::string> field_names() const override { return {"u"}; }
-
-  HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
-
-  void scatter(const std::string& name, const HostBlock& values) override {
-    domain_.scatter(field_id(name), values);
-  }
-
-  std::array<double, 2> halo_seconds() const override {
-    return {domain_.messages().communication_seconds(), domain_.messages().exposed_seconds()};
-  }
-
-  double host_share() const override {
-    return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
-  }
-
-  HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
-  const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
-
  private:
-  static int field_id(const std::string& name) {
-    STRATA_REQUIRE(name == "u", "heat3d has no field '" << name << "'");
-    return U;
-  }
-
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
@@ -162,24 +140,10 @@ class Heat3d final : public Simulation {
     return s;
   }
 
-  void report_communication(std::ostream& out) const {
-    std::array<double, 2> seconds = halo_seconds();
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), 2, MPI_DOUBLE, MPI_MAX, decomposition_.comm()));
-    if (decomposition_.rank() != 0 || seconds[0] <= 0.0) return;
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "halo: messages in flight %.4f s, exposed wait %.4f s (max over ranks): "
-                  "%.1f%% hidden behind compute\n",
-                  seconds[0], seconds[1], 100.0 * (1.0 - std::min(1.0, seconds[1] / seconds[0])));
-    out << line;
-  }
-
-  const Decomposition& decomposition_;
   double alpha_;
   std::array<double, 3> spacing_;
   ExactSolution exact_;
   bool has_exact_solution_;
-  HybridDomain<DeviceExec, HostExec> domain_;
 };
 
 }  // namespace strata::heat3d

@@ -1,0 +1,86 @@
+#pragma once
+//! \file HybridSimulation.hpp
+//! The part every app on node-hybrid ranks shares: the HybridDomain, the
+//! mapping of checkpointed field names to field ids, and the communication
+//! and balance report. An app derives from it, declares its fields, and
+//! implements its step and diagnostics.
+
+#include "decomposition/Decomposition.hpp"
+#include "framework/Error.hpp"
+#include "framework/Simulation.hpp"
+#include "node-hybrid/HybridDomain.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+template <class DeviceExec, class HostExec>
+class HybridSimulation : public Simulation {
+ public:
+  std::int64_t global_cells() const override { return decomposition_.global().num_cells(); }
+
+  std::vector<std::string> field_names() const override {
+    std::vector<std::string> names;
+    for (const auto& entry : state_fields_) names.push_back(entry.first);
+    return names;
+  }
+
+  HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
+
+  void scatter(const std::string& name, const HostBlock& values) override {
+    domain_.scatter(field_id(name), values);
+  }
+
+  double host_share() const override {
+    return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
+  }
+
+  std::array<double, 2> halo_seconds() const override {
+    return {domain_.messages().communication_seconds(), domain_.messages().exposed_seconds()};
+  }
+
+  HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
+  const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
+
+ protected:
+  //! `state_fields`: name -> field id of the fields that make up the state.
+  HybridSimulation(const Decomposition& decomposition, const HybridSettings& settings,
+                   std::map<std::string, int> state_fields)
+      : decomposition_(decomposition),
+        domain_(decomposition, settings),
+        state_fields_(std::move(state_fields)) {}
+
+  //! Collective: halo hiding and the slab balance, printed by rank 0.
+  void report_hybrid(std::ostream& out) const {
+    std::array<double, 2> seconds = halo_seconds();
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), 2, MPI_DOUBLE, MPI_MAX,
+                                   decomposition_.comm()));
+    if (decomposition_.rank() == 0 && seconds[0] > 0.0) {
+      char line[200];
+      std::snprintf(line, sizeof line,
+                    "halo: messages in flight %.4f s, exposed wait %.4f s (max over ranks): "
+                    "%.1f%% hidden behind compute\n",
+                    seconds[0], seconds[1], 100.0 * (1.0 - std::min(1.0, seconds[1] / seconds[0])));
+      out << line;
+    }
+    domain_.report_balance(out);
+  }
+
+  const Decomposition& decomposition_;
+  HybridDomain<DeviceExec, HostExec> domain_;
+
+ private:
+  int field_id(const std::string& name) const {
+    const auto it = state_fields_.find(name);
+    STRATA_REQUIRE(it != state_fields_.end(), "no state field '" << name << "'");
+    return it->second;
+  }
+
+  std::map<std::string, int> state_fields_;
+};
+
+}  // namespace strata
