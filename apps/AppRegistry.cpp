@@ -29,7 +29,7 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   if (config.hybrid.automatic) {
     std::ostringstream key;
     key << "app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x"
-        << local.extent(Z) << " depth=" << depth << " threads=" << HostExec::concurrency()
+        << local.extent(Z) << " depth=" << depth << " threads=" << HostExec().concurrency()
         << " host=" << HostExec::name() << " device=" << DeviceExec::name()
         << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
     const TuneCache cache(config.hybrid.tune_cache);

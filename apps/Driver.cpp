@@ -102,7 +102,7 @@ void write_reports(const io::RunConfig& config, const io::Deck& deck, const Deco
                      {"kokkos_version", KOKKOS_VERSION},
                      {"device_space", Kokkos::DefaultExecutionSpace::name()},
                      {"host_space", Kokkos::DefaultHostExecutionSpace::name()},
-                     {"host_threads", Kokkos::DefaultHostExecutionSpace::concurrency()}};
+                     {"host_threads", Kokkos::DefaultHostExecutionSpace().concurrency()}};
   report["deck"] = {{"path", config.deck_path}, {"resolved", deck.resolved()}};
   report["app"] = config.app;
   report["grid"] = {{"cells", config.grid.cells}, {"global_cells", sim.global_cells()}};
@@ -189,9 +189,16 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
           comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
           config.decomposition.dims, config.grid.periodic);
     } catch (const InputError& e) {
-      deck->root().section("decomposition").fail("dims", e.what());
+      // Blame what the user chose: the dims if given, else the grid.
+      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
+        deck->root().section("decomposition").fail("dims", e.what());
+      deck->root().section("grid").fail("cells", e.what());
     }
     sim = build_app(*decomposition);
+    if (config.time.dt && *config.time.dt > sim->stable_dt())
+      deck->root().section("time").fail(
+          "dt", std::to_string(*config.time.dt) + " exceeds the stability limit " +
+                    std::to_string(sim->stable_dt()) + " of " + config.app + " on this grid");
   });
   if (!set_up) return 1;
 
@@ -234,7 +241,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     out << version_string() << "\n"
         << "deck " << config.deck_path << ": app " << config.app << ", " << config.grid.cells[X]
         << "x" << config.grid.cells[Y] << "x" << config.grid.cells[Z] << " cells on "
-        << decomposition->size() << " rank(s), " << Kokkos::DefaultHostExecutionSpace::concurrency()
+        << decomposition->size() << " rank(s), " << Kokkos::DefaultHostExecutionSpace().concurrency()
         << " host threads per rank\n"
         << "decomposition: " << decomposition->dims()[X] << "x" << decomposition->dims()[Y] << "x"
         << decomposition->dims()[Z] << " ranks"

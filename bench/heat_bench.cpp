@@ -85,7 +85,7 @@ int main(int argc, char* argv[]) {
     if (argv[a][0] != '-') sizes.push_back(std::atoi(argv[a]));
   if (sizes.empty()) sizes = {256, 64};
 
-  std::printf("heat_bench: %s with %d threads\n", Exec::name(), Exec::concurrency());
+  std::printf("heat_bench: %s with %d threads\n", Exec::name(), Exec().concurrency());
   const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
   std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
   std::printf("%6s  %-22s %12s %10s %9s %10s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",

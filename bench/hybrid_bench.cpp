@@ -66,7 +66,7 @@ int main(int argc, char* argv[]) {
     if (rank == 0) {
       std::printf("hybrid_bench: %d^3 heat3d, device %s, host %s (%d threads), copy %.2f GB/s\n",
                   n, DeviceExecSpace::name(), HostExecSpace::name(),
-                  HostExecSpace::concurrency(), copy_gbs);
+                  HostExecSpace().concurrency(), copy_gbs);
       std::printf("%-18s %12s %10s %9s %12s\n", "split", "ms/step", "Gcell/s", "% copy",
                   one_processor ? "vs 1 slab" : "vs ideal");
     }

@@ -1,6 +1,7 @@
 #include "io/Deck.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -115,14 +116,23 @@ void DeckSection::record(const std::string& key, const YAML::Node& value) {
 
 std::string DeckSection::where(const std::string& key) const {
   const std::string full = key_path(key);
-  const auto it = source_->overrides.find(full);
-  if (it != source_->overrides.end()) return "--set " + it->second + ": " + full;
-  int line = line_;
-  if (node_.IsMap() && node_[key]) {
-    const YAML::Mark mark = node_[key].Mark();
-    if (mark.line >= 0) line = mark.line;
-  }
-  return source_->file_name + ":" + std::to_string(line + 1) + ": " + full;
+  if (const std::string* text = override_of(full)) return "--set " + *text + ": " + full;
+  return source_->file_name + ":" + std::to_string(key_line(key) + 1) + ": " + full;
+}
+
+int DeckSection::key_line(const std::string& key) const {
+  if (node_.IsMap())
+    for (const auto& entry : node_)
+      if (entry.first.IsScalar() && entry.first.Scalar() == key && entry.first.Mark().line >= 0)
+        return entry.first.Mark().line;
+  return line_;
+}
+
+const std::string* DeckSection::override_of(const std::string& path) const {
+  // The key itself, or a key below it that --set created.
+  for (const auto& [key, text] : source_->overrides)
+    if (key == path || key.rfind(path + ".", 0) == 0) return &text;
+  return nullptr;
 }
 
 void DeckSection::fail(const std::string& key, const std::string& message) const {
@@ -135,7 +145,10 @@ void DeckSection::fail_type(const std::string& key, const char* expected) {
 
 bool DeckSection::has(const std::string& key) {
   known_keys_->insert(key);
-  return node_.IsMap() && node_[key] && !node_[key].IsNull();
+  if (!node_.IsMap() || !node_[key]) return false;
+  // `key:` with nothing after it is a slip in a file; `--set key=~` unsets.
+  if (node_[key].IsNull() && !override_of(key_path(key))) fail(key, "has no value");
+  return !node_[key].IsNull();
 }
 
 YAML::Node DeckSection::child(const std::string& key) {
@@ -240,29 +253,31 @@ DeckSection DeckSection::section(const std::string& key) {
     node = YAML::Node(YAML::NodeType::Map);
   }
   // Missing keys of the section are reported at the line of its own key.
-  int line = line_;
-  if (node_.IsMap())
-    for (const auto& entry : node_)
-      if (entry.first.Scalar() == key) line = entry.first.Mark().line;
-  DeckSection child_section(source_, node, key_path(key), line);
+  DeckSection child_section(source_, node, key_path(key), key_line(key));
   children_->push_back(child_section);
   return child_section;
 }
 
 void DeckSection::reject_unknown_keys() const {
   if (node_.IsMap()) {
+    std::map<std::string, int> first_line;
     for (const auto& entry : node_) {
-      const std::string key = entry.first.as<std::string>();
+      const int line = entry.first.Mark().line >= 0 ? entry.first.Mark().line : line_;
+      const std::string at = source_->file_name + ":" + std::to_string(line + 1) + ": ";
+      if (!entry.first.IsScalar())
+        throw InputError(at + path_ + (path_.empty() ? "" : ": ") + "keys must be plain names");
+      const std::string key = entry.first.Scalar();
+      if (!first_line.emplace(key, line).second)
+        throw InputError(at + key_path(key) + ": duplicate key (first at line " +
+                         std::to_string(first_line[key] + 1) + ")");
       if (known_keys_->count(key)) continue;
       std::string message = "unknown key";
       const std::string suggestion = closest_match(key, *known_keys_);
       if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
       // Point at the key itself: its value may sit on a later line.
-      const auto it = source_->overrides.find(key_path(key));
-      if (it != source_->overrides.end())
-        throw InputError("--set " + it->second + ": " + key_path(key) + ": " + message);
-      throw InputError(source_->file_name + ":" + std::to_string(entry.first.Mark().line + 1) +
-                       ": " + key_path(key) + ": " + message);
+      if (const std::string* text = override_of(key_path(key)))
+        throw InputError("--set " + *text + ": " + key_path(key) + ": " + message);
+      throw InputError(at + key_path(key) + ": " + message);
     }
   }
   for (const DeckSection& child_section : *children_) child_section.reject_unknown_keys();
@@ -273,7 +288,11 @@ Deck Deck::parse(const std::string& text, const std::string& name,
   auto source = std::make_shared<Impl::DeckSource>();
   source->file_name = name;
   try {
-    source->root = YAML::Load(text);
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text);
+    if (documents.size() > 1)
+      throw InputError(name + ":" + std::to_string(documents[1].Mark().line + 1) +
+                       ": a deck is one YAML document; found a second one (after '---')");
+    if (!documents.empty()) source->root = documents[0];
   } catch (const YAML::ParserException& e) {
     throw InputError(name + ":" + std::to_string(e.mark.line + 1) + ": syntax error: " + e.msg);
   }
@@ -287,10 +306,12 @@ Deck Deck::parse(const std::string& text, const std::string& name,
 }
 
 Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw InputError(path + ": cannot open the deck");
   std::ifstream in(path);
-  if (!in) throw InputError(path + ": cannot open the deck");
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw InputError(path + ": cannot read the deck");
   return parse(text.str(), path, overrides);
 }
 

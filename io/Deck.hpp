@@ -69,6 +69,10 @@ class DeckSection {
   DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node node, std::string path, int line);
 
   std::string key_path(const std::string& key) const;
+  //! 0-based line of `key` in this section (the section's line when absent).
+  int key_line(const std::string& key) const;
+  //! The --set text that set `path` or a key below it, or nullptr.
+  const std::string* override_of(const std::string& path) const;
   //! Notes the value a key resolved to (given or default) for Deck::resolved().
   void record(const std::string& key, const YAML::Node& value);
   YAML::Node child(const std::string& key);

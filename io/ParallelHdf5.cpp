@@ -71,12 +71,13 @@ Hdf5Writer::Hdf5Writer(MPI_Comm comm, const std::string& path)
 }
 
 Hdf5Writer::~Hdf5Writer() {
-  if (file_ >= 0) H5Fclose(file_);
-  if (!committed_) {
-    int rank = 0;
-    MPI_Comm_rank(comm_, &rank);
-    if (rank == 0) std::remove(partial_.c_str());
-  }
+  if (committed_) return;
+  // Unwinding from an error: closing is collective and the other ranks may
+  // not be here, so the handle is left to HDF5's exit-time cleanup; the
+  // partial file is removed (it never had the final name anyway).
+  int rank = 0;
+  MPI_Comm_rank(comm_, &rank);
+  if (rank == 0) std::remove(partial_.c_str());
 }
 
 void Hdf5Writer::write_field(const std::string& name, const Box& global, const Box& local,

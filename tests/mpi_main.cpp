@@ -18,6 +18,7 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "MPI does not provide MPI_THREAD_FUNNELED\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int failed = 0;
