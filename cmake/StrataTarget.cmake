@@ -12,11 +12,17 @@ function(strata_configure_target target)
     set_source_files_properties(${_sources} PROPERTIES LANGUAGE CUDA)
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STRATA_WARNINGS}>)
+  # Host row loops carry '#pragma omp simd'; honour it even in Serial-only
+  # builds. In CUDA builds the host side of every source goes through
+  # -Xcompiler, or the host slab would lose its vector code.
+  set(host_flags -fopenmp-simd)
   if(STRATA_NATIVE)
-    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+    list(APPEND host_flags -march=native)
   endif()
-  # Host row loops carry '#pragma omp simd'; honour it even in Serial-only builds.
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-fopenmp-simd>)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${host_flags}>)
+  foreach(flag IN LISTS host_flags)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${flag}>)
+  endforeach()
 endfunction()
 
 # strata_add_library(NAME SOURCES ... DEPENDS ...): one library per top-level folder.

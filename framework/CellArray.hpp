@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
+#include <type_traits>
 
 namespace strata {
 
@@ -31,7 +32,8 @@ class CellArray {
   }
 
   //! Read-only view of the same cells, for kernel inputs.
-  KOKKOS_INLINE_FUNCTION operator CellArray<const T>() const {
+  template <class U = T, class = std::enable_if_t<!std::is_const_v<U>>>
+  KOKKOS_INLINE_FUNCTION operator CellArray<const U>() const {
     return CellArray<const T>(data_, origin_i_, origin_j_, origin_k_, stride_j_, stride_k_);
   }
 

@@ -47,8 +47,11 @@ void ShareTuner::probed(double host_seconds, double device_seconds) {
   model_share_ = denominator > 0.0
                      ? std::clamp((a_device_ * total_cells_ + b_device_ - b_host_) / denominator, 0.0, 1.0)
                      : 0.5;
+  // R and one plane either side, and each processor alone: the model knows
+  // nothing of the split's own costs (interface, walls, synchronisation),
+  // and measured on an H100 those made every split slower than the GPU alone.
   const int p = round_host_planes(nz_, model_share_, depth_);
-  for (int candidate : {p - 1, p, p + 1}) {
+  for (int candidate : {p - 1, p, p + 1, 0, nz_}) {
     const int valid = round_host_planes(nz_, std::clamp(double(candidate) / nz_, 0.0, 1.0), depth_);
     if (std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) == confirm_planes_.end())
       confirm_planes_.push_back(valid);

@@ -6,8 +6,8 @@
 //! t = a n + b per processor through those points gives the host share
 //!   R = (a_d N + b_d - b_h) / (N (a_h + a_d)),  clamped to [0, 1],
 //! where both processors finish together. The answer is then confirmed by
-//! timing whole hybrid steps at R and one plane either side, and the fastest
-//! wins. The tuner is a plan of phases; the caller runs each phase's steps
+//! timing whole hybrid steps at R, one plane either side, and on each
+//! processor alone; the fastest wins, so auto never loses to a single one. The tuner is a plan of phases; the caller runs each phase's steps
 //! and feeds back what it measured.
 
 #include <optional>

@@ -17,7 +17,14 @@ jobs=${STRATA_KOKKOS_JOBS:-$(nproc)}
 log() { echo "[setup-deps] $*" >&2; }
 
 as_root() {
-  if [[ $(id -u) -eq 0 ]]; then "$@"; else sudo "$@"; fi
+  if [[ $(id -u) -eq 0 ]]; then
+    "$@"
+  elif command -v sudo >/dev/null; then
+    sudo "$@"
+  else
+    log "need root for: $* (run as root, or install sudo)"
+    exit 1
+  fi
 }
 
 packages=(
@@ -50,28 +57,32 @@ install_packages() {
 
 # apt-get source needs deb-src entries; mirror the machine's own Debian
 # entries (same URIs, suites, components) instead of naming a host here.
+# Only Debian's archive is mirrored: stanzas signed by Debian's keyring or
+# served from debian.org; third-party repositories have no source packages.
 enable_deb_src() {
-  if grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+  if apt-cache showsrc trilinos >/dev/null 2>&1; then
     return
   fi
   log "adding deb-src entries derived from the existing Debian sources"
   local out=/etc/apt/sources.list.d/strata-deb-src.sources
   {
     for f in /etc/apt/sources.list.d/*.sources; do
-      [[ -f $f ]] || continue
-      grep -q '/debian' "$f" || continue
-      sed -e 's/^Types:.*/Types: deb-src/' "$f"
-      echo
+      [[ -f $f && $f != "$out" ]] || continue
+      awk 'BEGIN { RS = ""; ORS = "\n\n" }
+           /debian-archive-keyring|URIs:[^\n]*debian\.org/ && !/Enabled: *no/ {
+             sub(/Types:[^\n]*/, "Types: deb-src"); print }' "$f"
     done
     if [[ -f /etc/apt/sources.list ]]; then
-      awk '$1 == "deb" && $0 ~ /\/debian/ {
-             sub(/^deb /, ""); uri = $1; suite = $2; comps = "";
-             for (i = 3; i <= NF; ++i) comps = comps " " $i;
-             printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents:%s\n\n", uri, suite, comps }' \
+      awk '$1 == "deb" {
+             line = $0; sub(/^deb +/, "", line); sub(/^\[[^]]*\] */, "", line);
+             split(line, f, " "); if (f[1] !~ /debian\.org/) next;
+             comps = ""; for (i = 3; i in f; ++i) comps = comps " " f[i];
+             printf "Types: deb-src\nURIs: %s\nSuites: %s\nComponents:%s\n\n", f[1], f[2], comps }' \
         /etc/apt/sources.list
     fi
   } | as_root tee "$out" >/dev/null
-  as_root apt-get update -qq
+  # A broken third-party index must not stop us; apt-get source says what is missing.
+  as_root apt-get update -qq || log "warning: apt-get update reported errors"
 }
 
 build_kokkos() {
@@ -83,16 +94,23 @@ build_kokkos() {
   enable_deb_src
   local work
   work=$(mktemp -d "${TMPDIR:-/tmp}/strata-kokkos.XXXXXX")
-  trap 'rm -rf "$work"' RETURN
+  # The work directory holds the Trilinos tarball and a build: remove it on
+  # every way out, failures included.
+  trap "rm -rf '$work'" EXIT
   log "downloading Debian's trilinos source package"
   (cd "$work" && apt-get source --download-only -qq trilinos)
   local tarball
-  tarball=$(ls "$work"/trilinos_*.orig.tar.* | head -n1)
+  tarball=$(ls "$work"/trilinos_*.orig.tar.* 2>/dev/null | head -n1 || true)
+  [[ -n $tarball ]] || { log "apt-get source trilinos gave no orig tarball"; exit 1; }
   log "extracting packages/kokkos from $(basename "$tarball")"
   tar -xf "$tarball" -C "$work" --wildcards '*/packages/kokkos/*'
   local src
   src=$(dirname "$(ls -d "$work"/*/packages/kokkos/CMakeLists.txt | head -n1)")
-  grep -q 'Kokkos_VERSION_MAJOR 3' "$src/CMakeLists.txt" || log "warning: unexpected Kokkos version in $src"
+  if ! grep -q 'Kokkos_VERSION_MAJOR 3' "$src/CMakeLists.txt"; then
+    log "Debian's trilinos carries a Kokkos other than 3.x in $src; this script builds 3.4.01."
+    log "Build Kokkos yourself and pass -DKokkos_ROOT (see README)."
+    exit 1
+  fi
   log "building Kokkos (OpenMP + Serial) with $jobs jobs into $kokkos_prefix"
   cmake -S "$src" -B "$work/build" -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$kokkos_prefix" \

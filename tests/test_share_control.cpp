@@ -66,6 +66,20 @@ TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
     tuner.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)));
   }
   EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
+
+  // When splitting costs more than it gains, a single processor wins.
+  ShareTuner costly(nz, plane, 1);
+  while (costly.phase() == ShareTuner::Phase::Probe) {
+    const double host_cells = costly.host_planes() * plane;
+    costly.probed(model.host(host_cells), model.device(N - host_cells));
+  }
+  while (costly.phase() == ShareTuner::Phase::Confirm) {
+    const int planes = costly.host_planes();
+    const double host_cells = planes * plane;
+    const double split_cost = planes > 0 && planes < nz ? 1.0 : 0.0;
+    costly.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)) + split_cost);
+  }
+  EXPECT_EQ(costly.best_planes(), 0);
   EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
 }
 
