@@ -41,36 +41,26 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   return hybrid;
 }
 
+// The reader of app `App` (deck section `name`, parameters from `read`).
+template <class App, class Params>
+AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
+  return [name, read](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
+    const Params params = read(deck.root().section(name));
+    if (config.halo.width % App::reach != 0)
+      deck.root().section("halo").fail("width", "must be a multiple of the " + name +
+                                                    " stencil reach " + std::to_string(App::reach));
+    return [name, params, config](const Decomposition& decomposition) {
+      const int depth = config.halo.width == 0 ? App::reach : config.halo.width;
+      return std::make_unique<App>(config.grid, params, decomposition, config.halo,
+                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth));
+    };
+  };
+}
+
 const std::map<std::string, AppReader>& registry() {
   static const std::map<std::string, AppReader> apps = {
-      {"heat3d",
-       [](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
-         const heat3d::HeatParams params = heat3d::read_heat_params(deck.root().section("heat3d"));
-         using Heat = heat3d::Heat3d<>;
-         if (config.halo.width % Heat::reach != 0)
-           deck.root().section("halo").fail(
-               "width", "must be a multiple of the heat3d stencil reach " + std::to_string(Heat::reach));
-         return [params, config](const Decomposition& decomposition) {
-           const int depth = config.halo.width == 0 ? Heat::reach : config.halo.width;
-           return std::make_unique<Heat>(config.grid, params, decomposition, config.halo,
-                                         hybrid_settings<DeviceExecSpace, HostExecSpace>(
-                                             "heat3d", config, decomposition, depth));
-         };
-       }},
-      {"cardiac",
-       [](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
-         const cardiac::CardiacParams params = cardiac::read_cardiac_params(deck.root().section("cardiac"));
-         using Cardiac = cardiac::Cardiac<>;
-         if (config.halo.width % Cardiac::reach != 0)
-           deck.root().section("halo").fail(
-               "width", "must be a multiple of the cardiac stencil reach " + std::to_string(Cardiac::reach));
-         return [params, config](const Decomposition& decomposition) {
-           const int depth = config.halo.width == 0 ? Cardiac::reach : config.halo.width;
-           return std::make_unique<Cardiac>(config.grid, params, decomposition, config.halo,
-                                            hybrid_settings<DeviceExecSpace, HostExecSpace>(
-                                                "cardiac", config, decomposition, depth));
-         };
-       }},
+      {"heat3d", app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params)},
+      {"cardiac", app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params)},
   };
   return apps;
 }

@@ -12,7 +12,6 @@
 #include "apps/common/Diffusion7.hpp"
 #include "apps/common/HybridSimulation.hpp"
 #include "framework/ForEachCell.hpp"
-#include "halo/GpuAwareMpi.hpp"
 #include "io/RunConfig.hpp"
 
 #include <cstdio>
@@ -137,14 +136,10 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
 
  private:
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
+    s = Base::with_halo(s, halo, reach);
     s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r"};
-    s.halo_depth = halo.width == 0 ? 1 : halo.width / reach;
     // A deep halo recomputes the reaction in ghost cells too, which needs r there.
     s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
-    s.reach = reach;
-    s.overlap = halo.overlap;
-    s.device_messages = !Impl::runs_on_host<DeviceExec> &&
-                        use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
     s.wall = WallCondition{WallKind::Neumann, 0.0};
     return s;
   }

@@ -8,6 +8,8 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
 #include "framework/Simulation.hpp"
+#include "halo/GpuAwareMpi.hpp"
+#include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
 #include <algorithm>
@@ -47,6 +49,18 @@ class HybridSimulation : public Simulation {
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
 
  protected:
+  //! The halo part of an app's settings: depth w = width / reach (1 when
+  //! the width is 0), overlap, and GPU-aware messages where the device slab
+  //! is on a device and MPI accepts its memory.
+  static HybridSettings with_halo(HybridSettings s, const io::HaloConfig& halo, int reach) {
+    s.reach = reach;
+    s.halo_depth = halo.width == 0 ? 1 : halo.width / reach;
+    s.overlap = halo.overlap;
+    s.device_messages = !Impl::runs_on_host<DeviceExec> &&
+                        use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
+    return s;
+  }
+
   //! `state_fields`: name -> field id of the fields that make up the state.
   HybridSimulation(const Decomposition& decomposition, const HybridSettings& settings,
                    std::map<std::string, int> state_fields)

@@ -13,7 +13,6 @@
 #include "framework/Error.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/Simulation.hpp"
-#include "halo/GpuAwareMpi.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
@@ -129,13 +128,9 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
  private:
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
+    s = Base::with_halo(s, halo, reach);
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
-    s.reach = reach;
-    s.halo_depth = halo.width == 0 ? 1 : halo.width / reach;
-    s.overlap = halo.overlap;
-    s.device_messages = !Impl::runs_on_host<DeviceExec> &&
-                        use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
     s.wall = WallCondition{WallKind::Dirichlet, 0.0};
     return s;
   }
