@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -26,6 +27,7 @@ class SlabInterface {
   //! For `fields` (ids) of a non-empty device slab whose top is the cut.
   SlabInterface(const Slab<DeviceExec>& device, const std::vector<int>& fields)
       : fields_(fields), cut_(device.owned.hi[Z]), depth_(device.ghosts) {
+    if constexpr (same_memory) return;
     const auto& v = device.fields.at(0).view();
     for (std::size_t n = 0; n < fields.size(); ++n) {
       down_.emplace_back("strata::interface_down", depth_, v.extent(1), v.extent(2));
@@ -35,7 +37,16 @@ class SlabInterface {
 
   //! Starts both directions: device planes below the cut leave on the device
   //! instance; host planes above it are staged and sent up on the same instance.
+  //! Slabs in one memory space (CPU-only builds) copy directly, unstaged.
   void start(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
+    if constexpr (same_memory) {
+      for (int f : fields_) {
+        Kokkos::deep_copy(host.exec, host.planes(f, cut_ - depth_, cut_), device.planes(f, cut_ - depth_, cut_));
+        Kokkos::deep_copy(host.exec, device.planes(f, cut_, cut_ + depth_), host.planes(f, cut_, cut_ + depth_));
+      }
+      host.exec.fence();
+      return;
+    }
     for (std::size_t n = 0; n < fields_.size(); ++n) {
       const int f = fields_[n];
       Kokkos::deep_copy(device.exec, down_[n], device.planes(f, cut_ - depth_, cut_));
@@ -50,12 +61,16 @@ class SlabInterface {
   //! compute included) and lands the device planes in the host ghosts.
   void finish(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
     device.exec.fence();
+    if constexpr (same_memory) return;
     for (std::size_t n = 0; n < fields_.size(); ++n)
       Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), down_[n]);
     host.exec.fence();
   }
 
  private:
+  static constexpr bool same_memory =
+      std::is_same_v<typename DeviceExec::memory_space, typename HostExec::memory_space>;
+
   std::vector<int> fields_;
   int cut_, depth_;
   std::vector<Staging> down_, up_;
