@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace strata {
 
 namespace {
@@ -22,11 +24,14 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
                                const Decomposition& decomposition, int depth) {
   const Box local = decomposition.local();
   HybridSettings hybrid;
-  hybrid.share.automatic = config.hybrid.automatic;
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  const io::ShareSpec share = config.hybrid.share_for(host);
+  hybrid.share.automatic = share.automatic;
   hybrid.share.rebalance_every = config.hybrid.rebalance_every;
   hybrid.share.initial_planes =
-      round_host_planes(local.extent(Z), config.hybrid.automatic ? 0.5 : config.hybrid.cpu_share, depth);
-  if (config.hybrid.automatic) {
+      round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
+  if (share.automatic) {
     std::ostringstream key;
     key << "app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x"
         << local.extent(Z) << " depth=" << depth << " threads=" << HostExec().concurrency()

@@ -151,6 +151,17 @@ bool DeckSection::has(const std::string& key) {
   return !node_[key].IsNull();
 }
 
+std::vector<std::string> DeckSection::keys() {
+  std::vector<std::string> out;
+  if (!node_.IsMap()) return out;
+  for (const auto& entry : node_)
+    if (entry.first.IsScalar()) {
+      known_keys_->insert(entry.first.Scalar());
+      out.push_back(entry.first.Scalar());
+    }
+  return out;
+}
+
 YAML::Node DeckSection::child(const std::string& key) {
   if (!has(key)) fail(key, "required key is missing");
   return node_[key];

@@ -29,6 +29,10 @@ class DeckSection {
   //! True when the key is present (and marks it as known).
   bool has(const std::string& key);
 
+  //! Every key of this section, in deck order, all marked as known (for
+  //! sections whose keys are data, such as host name patterns).
+  std::vector<std::string> keys();
+
   //! The value of a required key.
   template <class T>
   T get(const std::string& key);

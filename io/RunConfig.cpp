@@ -1,5 +1,7 @@
 #include "io/RunConfig.hpp"
 
+#include <fnmatch.h>
+
 #include <cmath>
 #include <cstdlib>
 
@@ -88,15 +90,23 @@ HaloConfig read_halo(DeckSection halo) {
   return h;
 }
 
+ShareSpec read_share(DeckSection& section, const std::string& key) {
+  ShareSpec s;
+  if (section.has(key) && section.get<std::string>(key) == "auto") {
+    s.automatic = true;
+  } else {
+    s.value = section.get(key, s.value);
+    if (!(s.value >= 0.0 && s.value <= 1.0)) section.fail(key, "must be in [0, 1] or auto");
+  }
+  return s;
+}
+
 HybridConfig read_hybrid(DeckSection hybrid) {
   HybridConfig h;
-  if (hybrid.has("cpu_share") && hybrid.get<std::string>("cpu_share") == "auto") {
-    h.automatic = true;
-  } else {
-    h.cpu_share = hybrid.get("cpu_share", h.cpu_share);
-    if (!(h.cpu_share >= 0.0 && h.cpu_share <= 1.0))
-      hybrid.fail("cpu_share", "must be in [0, 1] or auto");
-  }
+  h.cpu_share = read_share(hybrid, "cpu_share");
+  DeckSection by_host = hybrid.section("cpu_share_by_host");
+  for (const std::string& pattern : by_host.keys())
+    h.cpu_share_by_host.emplace_back(pattern, read_share(by_host, pattern));
   h.tune_cache = hybrid.get("tune_cache", default_tune_cache());
   h.rebalance_every = hybrid.get("rebalance_every", h.rebalance_every);
   if (h.rebalance_every < 1) hybrid.fail("rebalance_every", "must be >= 1");
@@ -104,6 +114,12 @@ HybridConfig read_hybrid(DeckSection hybrid) {
 }
 
 }  // namespace
+
+ShareSpec HybridConfig::share_for(const std::string& host) const {
+  for (const auto& [pattern, share] : cpu_share_by_host)
+    if (fnmatch(pattern.c_str(), host.c_str(), 0) == 0) return share;
+  return cpu_share;
+}
 
 std::string default_tune_cache() {
   if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) return std::string(xdg) + "/strata/tune";

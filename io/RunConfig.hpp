@@ -8,6 +8,8 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace strata::io {
 
@@ -54,11 +56,21 @@ struct HaloConfig {
   std::string gpu_aware_mpi = "auto";  //!< auto | on | off: device buffers straight to MPI
 };
 
+//! A CPU share: a fixed fraction of a rank's z planes on the host slab, or auto.
+struct ShareSpec {
+  bool automatic = false;  //!< tuned at start-up, rebalanced at run time
+  double value = 0.0;      //!< the fraction, when not automatic
+};
+
 struct HybridConfig {
-  bool automatic = false;   //!< cpu_share: auto (tuned at start-up, rebalanced at run time)
-  double cpu_share = 0.0;   //!< fraction of each rank's z planes on the host slab
+  ShareSpec cpu_share;      //!< every rank's share, unless its host matches below
+  //! Per node type: (host name pattern, share), first match wins (fnmatch patterns).
+  std::vector<std::pair<std::string, ShareSpec>> cpu_share_by_host;
   std::string tune_cache;   //!< directory of remembered tuned shares; "" = none
   int rebalance_every = 10; //!< measurement intervals between rebalancing decisions
+
+  //! The share for a rank running on `host`.
+  ShareSpec share_for(const std::string& host) const;
 };
 
 struct RunConfig {

@@ -55,7 +55,7 @@ TEST(Deck, DefaultDeckReadsAndRoundTrips) {
   EXPECT_EQ(reread.grid.lo, config.grid.lo);
   EXPECT_EQ(reread.time.steps, config.time.steps);
   EXPECT_EQ(reread.time.cfl, config.time.cfl);
-  EXPECT_EQ(reread.hybrid.cpu_share, config.hybrid.cpu_share);
+  EXPECT_EQ(reread.hybrid.cpu_share.value, config.hybrid.cpu_share.value);
 }
 
 TEST(Deck, OverridesReplaceAndAddKeys) {
@@ -65,6 +65,27 @@ TEST(Deck, OverridesReplaceAndAddKeys) {
   EXPECT_EQ(config.grid.cells, (std::array<int, 3>{16, 8, 4}));
   EXPECT_EQ(config.time.end_time, 0.5);
   EXPECT_FALSE(config.time.steps);
+}
+
+TEST(Deck, CpuShareCanDependOnTheHost) {
+  io::Deck deck = io::Deck::parse(
+      "app: heat3d\ngrid: {cells: [8, 8, 8]}\ntime: {steps: 1}\n"
+      "hybrid:\n  cpu_share: 0.2\n  cpu_share_by_host:\n    \"gpu-a*\": 0.1\n    \"cpu-*\": auto\n",
+      "hosts.yaml");
+  const io::RunConfig config = io::read_run_config(deck);
+  EXPECT_EQ(config.hybrid.share_for("gpu-a017").value, 0.1);
+  EXPECT_TRUE(config.hybrid.share_for("cpu-3").automatic);
+  EXPECT_EQ(config.hybrid.share_for("login1").value, 0.2);
+  EXPECT_FALSE(config.hybrid.share_for("login1").automatic);
+  io::Deck bad = io::Deck::parse(
+      "app: heat3d\ngrid: {cells: [8, 8, 8]}\ntime: {steps: 1}\n"
+      "hybrid:\n  cpu_share_by_host:\n    \"gpu-*\": 2\n", "hosts.yaml");
+  try {
+    io::read_run_config(bad);
+    ADD_FAILURE() << "a share of 2 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "hosts.yaml:6: hybrid.cpu_share_by_host.gpu-*: must be in [0, 1] or auto");
+  }
 }
 
 TEST(Deck, SuggestsTheClosestKnownKey) {
