@@ -1,4 +1,4 @@
-#include "apps/Driver.hpp"
+#include "tests/DriverRun.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 
@@ -15,27 +15,12 @@ namespace {
 
 const std::string data_dir = STRATA_TEST_DATA_DIR;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
+using test::DriverRun;
+using test::on_rank0;
+using test::world_rank;
 
-// Errors are printed once, by rank 0.
-std::string on_rank0(const std::string& text) { return world_rank() == 0 ? text : ""; }
-
-struct DriverRun {
-  int code;
-  std::string out, err;
-};
-
-DriverRun run_driver(std::vector<std::string> args) {
-  args.insert(args.begin(), "strata");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out, err);
-  return {code, out.str(), err.str()};
+DriverRun run_driver(const std::vector<std::string>& args) {
+  return test::run_driver(MPI_COMM_WORLD, args);
 }
 
 TEST(Deck, DefaultDeckReadsAndRoundTrips) {

@@ -1,4 +1,4 @@
-#include "apps/Driver.hpp"
+#include "tests/DriverRun.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/FieldOutput.hpp"
@@ -18,17 +18,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int world_size() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using test::world_rank;
+using test::world_size;
 
 // A fresh directory shared by all ranks of the test.
 std::string scratch_dir(const std::string& name) {
@@ -42,14 +33,9 @@ std::string scratch_dir(const std::string& name) {
   return dir;
 }
 
-int run_driver(MPI_Comm comm, std::vector<std::string> args) {
-  args.insert(args.begin(), "strata");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = run_strata(int(argv.size()), argv.data(), comm, out, err);
-  EXPECT_EQ(code, 0) << err.str();
-  return code;
+void expect_success(MPI_Comm comm, const std::vector<std::string>& args) {
+  const test::DriverRun run = test::run_driver(comm, args);
+  EXPECT_EQ(run.code, 0) << run.err;
 }
 
 // The whole field `name` of an HDF5 file, read on every rank.
@@ -120,11 +106,11 @@ TEST(Checkpoint, RestartContinuesBitIdentically) {
   };
   auto whole = common("whole");
   whole.insert(whole.end(), {"--set", "checkpoint.every=10"});
-  run_driver(MPI_COMM_WORLD, whole);
+  expect_success(MPI_COMM_WORLD, whole);
   const std::string checkpoint = dir + "/whole/heat3d_000010.chk.h5";
   auto restarted = common("restarted");
   restarted.insert(restarted.end(), {"--restart", checkpoint, "--set", "hybrid.cpu_share=0.5"});
-  run_driver(MPI_COMM_WORLD, restarted);
+  expect_success(MPI_COMM_WORLD, restarted);
   const std::array<int, 3> cells{12, 10, 8};
   expect_identical(read_all(MPI_COMM_WORLD, dir + "/restarted/heat3d_000020.h5", "u", cells),
                    read_all(MPI_COMM_WORLD, dir + "/whole/heat3d_000020.h5", "u", cells));
@@ -132,7 +118,7 @@ TEST(Checkpoint, RestartContinuesBitIdentically) {
   if (world_size() > 1 && world_rank() == 0) {
     auto alone = common("alone");
     alone.insert(alone.end(), {"--restart", checkpoint});
-    run_driver(MPI_COMM_SELF, alone);
+    expect_success(MPI_COMM_SELF, alone);
     expect_identical(read_all(MPI_COMM_SELF, dir + "/alone/heat3d_000020.h5", "u", cells),
                      read_all(MPI_COMM_SELF, dir + "/whole/heat3d_000020.h5", "u", cells));
   }
@@ -144,27 +130,22 @@ TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
   const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
   if (world_rank() == 0) std::ofstream(dir + "/garbage.chk.h5") << "not an HDF5 file\n";
   MPI_Barrier(MPI_COMM_WORLD);
-  std::vector<const char*> argv = {"strata", deck.c_str(), "--restart", nullptr, "--set", "report.json="};
   const std::string garbage = dir + "/garbage.chk.h5";
-  argv[3] = garbage.c_str();
-  std::ostringstream out, err;
-  EXPECT_EQ(run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out, err), 1);
-  if (world_rank() == 0) {
-    EXPECT_EQ(err.str(), garbage + ": cannot open as an HDF5 file (missing, truncated or corrupt)\n");
-  }
+  const test::DriverRun corrupt =
+      test::run_driver(MPI_COMM_WORLD, {deck, "--restart", garbage, "--set", "report.json="});
+  EXPECT_EQ(corrupt.code, 1);
+  EXPECT_EQ(corrupt.err, test::on_rank0(garbage + ": cannot open as an HDF5 file (missing, truncated or corrupt)\n"));
 
   // A checkpoint of another grid.
-  run_driver(MPI_COMM_WORLD, {deck, "--set", "grid.cells=[6,6,6]", "--set", "checkpoint.every=2",
-                              "--set", "checkpoint.dir=" + dir, "--set", "report.json=",
-                              "--set", "output.report_every=0"});
+  expect_success(MPI_COMM_WORLD, {deck, "--set", "grid.cells=[6,6,6]", "--set", "checkpoint.every=2",
+                                  "--set", "checkpoint.dir=" + dir, "--set", "report.json=",
+                                  "--set", "output.report_every=0"});
   const std::string other = dir + "/heat3d_000002.chk.h5";
-  argv[3] = other.c_str();
-  std::ostringstream out2, err2;
-  EXPECT_EQ(run_strata(int(argv.size()), argv.data(), MPI_COMM_WORLD, out2, err2), 1);
-  if (world_rank() == 0) {
-    EXPECT_EQ(err2.str(),
-              other + ": cannot restart from this checkpoint: grid 6x6x6, the deck asks for 12x10x8\n");
-  }
+  const test::DriverRun mismatched =
+      test::run_driver(MPI_COMM_WORLD, {deck, "--restart", other, "--set", "report.json="});
+  EXPECT_EQ(mismatched.code, 1);
+  EXPECT_EQ(mismatched.err,
+            test::on_rank0(other + ": cannot restart from this checkpoint: grid 6x6x6, the deck asks for 12x10x8\n"));
 }
 
 // A write that fails part-way leaves no file under the final name.
