@@ -337,12 +337,13 @@ class HybridDomain {
     return out;
   }
 
+  // No fence: each slab's fills are ordered before its next kernels on its
+  // own instance, and nothing else reads them (a GPU keeps its queue busy).
   void fill_walls(WallFill part, Timers& timers) {
     auto timer = timers.time("wall fill");
     for_each_slab([&](const auto& slab) {
       for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, settings_.wall, part);
     });
-    device_.exec.fence();
   }
 
   // Device boxes are queued on the device instance, host boxes computed
