@@ -74,9 +74,11 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
       const int reflect = side == 0 ? 2 * owned.lo[axis] - 1 : 2 * owned.hi[axis] - 1;
       for (const Box& piece : pieces)
         for_each_cell("strata::fill_wall_ghosts", exec, piece, KOKKOS_LAMBDA(int i, int j, int k) {
-          int m[3] = {i, j, k};
-          m[axis] = reflect - m[axis];
-          u(i, j, k) = offset + sign * u(m[0], m[1], m[2]);
+          // Selects, not an indexed array: the row loop stays vectorisable.
+          const int mi = axis == X ? reflect - i : i;
+          const int mj = axis == Y ? reflect - j : j;
+          const int mk = axis == Z ? reflect - k : k;
+          u(i, j, k) = offset + sign * u(mi, mj, mk);
         });
     }
     for (Box* span : {&with_halo, &own}) {
