@@ -4,6 +4,9 @@
 //! STREAM-like copy bandwidth, so every benchmark prints its throughput
 //! beside the memory bandwidth measured in the same run.
 
+#include "framework/Simulation.hpp"
+#include "framework/Timers.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
@@ -41,6 +44,17 @@ double copy_bandwidth(std::size_t elements = std::size_t(1) << 26) {
     ExecSpace().fence();
   });
   return 16.0 * elements / t / 1e9;
+}
+
+//! Best wall seconds per step of `sim` over blocks of `steps` steps at half
+//! its stable dt (the clock is not advanced: only speed is measured).
+inline double seconds_per_step(Simulation& sim, int steps) {
+  Timers timers;
+  const double dt = 0.5 * sim.stable_dt();
+  return best_time(3, [&] {
+           for (int s = 0; s < steps; ++s) sim.advance(0.0, dt, timers);
+         }) /
+         steps;
 }
 
 }  // namespace strata::bench

@@ -39,15 +39,6 @@ std::unique_ptr<Simulation> make(const std::string& app, int n, const Decomposit
   return std::make_unique<cardiac::Cardiac<Exec, Exec>>(grid, p, d, io::HaloConfig{}, hybrid);
 }
 
-double seconds_per_step(Simulation& sim, int steps) {
-  Timers timers;
-  const double dt = 0.5 * sim.stable_dt();
-  return bench::best_time(3, [&] {
-           for (int s = 0; s < steps; ++s) sim.advance(0.0, dt, timers);
-         }) /
-         steps;
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -66,7 +57,7 @@ int main(int argc, char* argv[]) {
     for (const std::string app : {"heat3d", "cardiac"}) {
       HybridSettings single;  // one slab: the whole box on the device slab
       auto sim = make(app, n, d, single);
-      const double t = seconds_per_step(*sim, steps);
+      const double t = bench::seconds_per_step(*sim, steps);
       const double gcells = double(n) * n * n / t / 1e9;
       double share[2];
       for (int k : {1, 3}) {

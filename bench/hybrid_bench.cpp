@@ -23,7 +23,7 @@ namespace {
 using namespace strata;
 
 //! Best seconds per step over a few blocks of steps at a fixed split.
-double seconds_per_step(int n, double share) {
+double seconds_per_step_at(int n, double share) {
   io::GridConfig grid;
   grid.cells = {n, n, n};
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0},
@@ -31,13 +31,7 @@ double seconds_per_step(int n, double share) {
   HybridSettings hybrid;
   hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
   heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
-  const double dt = 0.5 * heat.stable_dt();
-  Timers timers;
-  const int steps = std::max(5, int(1e9 / double(decomposition.local().num_cells()) / 20));
-  return bench::best_time(3, [&] {
-           for (int s = 0; s < steps; ++s) heat.advance(0.0, dt, timers);
-         }) /
-         steps;
+  return bench::seconds_per_step(heat, std::max(5, int(5e7 / double(decomposition.local().num_cells()))));
 }
 
 }  // namespace
@@ -57,8 +51,8 @@ int main(int argc, char* argv[]) {
     if (shares.empty()) shares = {0.25, 0.5};
 
     const double copy_gbs = bench::copy_bandwidth<DeviceExecSpace>();
-    const double device_only = seconds_per_step(n, 0.0);
-    const double host_only = seconds_per_step(n, 1.0);
+    const double device_only = seconds_per_step_at(n, 0.0);
+    const double host_only = seconds_per_step_at(n, 1.0);
     const bool one_processor = std::is_same_v<DeviceExecSpace, HostExecSpace>;
     const double ideal = one_processor ? std::min(device_only, host_only)
                                        : 1.0 / (1.0 / device_only + 1.0 / host_only);
@@ -81,7 +75,7 @@ int main(int argc, char* argv[]) {
     for (double share : shares) {
       char name[32];
       std::snprintf(name, sizeof name, "hybrid share %.2f", share);
-      row(name, seconds_per_step(n, share));
+      row(name, seconds_per_step_at(n, share));
     }
   }
   MPI_Finalize();

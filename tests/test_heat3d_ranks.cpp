@@ -1,4 +1,5 @@
 #include "apps/heat3d/Heat3d.hpp"
+#include "tests/BlockCompare.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/RankGrids.hpp"
@@ -45,16 +46,8 @@ TYPED_TEST(Heat3dRanks, BitIdenticalToOneRank) {
           const auto u = run_heat<TypeParam>(MPI_COMM_WORLD, grid, ranks.dims, halo, share, steps);
           const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(21, 18, 25), ranks.dims,
                                             periodic);
-          // Count, agree, then expect: an early return on one rank would
-          // leave the others waiting in the next collective.
-          const Box owned = decomposition.local();
-          int mismatches = 0;
-          for (int k = owned.lo[Z]; k < owned.hi[Z]; ++k)
-            for (int j = owned.lo[Y]; j < owned.hi[Y]; ++j)
-              for (int i = owned.lo[X]; i < owned.hi[X]; ++i)
-                mismatches += u(k - owned.lo[Z], j - owned.lo[Y], i - owned.lo[X]) != reference(k, j, i);
-          MPI_Allreduce(MPI_IN_PLACE, &mismatches, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-          EXPECT_EQ(mismatches, 0) << ranks.name << " width " << width << " overlap " << overlap
+          EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
+              << ranks.name << " width " << width << " overlap " << overlap
                                    << " share " << share << " periodic " << periodic[0];
         }
   }

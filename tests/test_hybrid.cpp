@@ -1,5 +1,6 @@
 #include "apps/heat3d/Heat3d.hpp"
 #include "node-hybrid/SlabSplit.hpp"
+#include "tests/BlockCompare.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 
@@ -12,10 +13,9 @@ template <class ExecSpace>
 class Hybrid : public ::testing::Test {};
 TYPED_TEST_SUITE(Hybrid, test::ExecSpaces);
 
-using HostView = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
 template <class Exec>
-HostView run(MPI_Comm comm, std::array<int, 3> dims, const HybridSettings& hybrid, int steps,
+HostBlock run(MPI_Comm comm, std::array<int, 3> dims, const HybridSettings& hybrid, int steps,
              int* final_planes = nullptr, std::array<int, 3> cells = {10, 9, 48}) {
   io::GridConfig grid;
   grid.cells = cells;
@@ -30,22 +30,11 @@ HostView run(MPI_Comm comm, std::array<int, 3> dims, const HybridSettings& hybri
   return heat.domain().gather(heat.U);
 }
 
-// Collective: mismatches are counted on every rank and agreed on.
-void expect_same_block(const HostView& u, const HostView& reference, const Box& block) {
-  int mismatches = 0;
-  for (int k = block.lo[Z]; k < block.hi[Z]; ++k)
-    for (int j = block.lo[Y]; j < block.hi[Y]; ++j)
-      for (int i = block.lo[X]; i < block.hi[X]; ++i)
-        mismatches += u(k - block.lo[Z], j - block.lo[Y], i - block.lo[X]) != reference(k, j, i);
-  MPI_Allreduce(MPI_IN_PLACE, &mismatches, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  EXPECT_EQ(mismatches, 0);
-}
-
 // `auto` tunes and rebalances while the run goes on: planes move between the
 // slabs many times (probes at 1/3 and 2/3, confirmations, rebalancing) and
 // every value must come out as in the single-slab run.
 TYPED_TEST(Hybrid, MovingPlanesKeepsTheFieldBitIdentical) {
-  const HostView reference = run<TypeParam>(MPI_COMM_SELF, {1, 1, 1}, HybridSettings{}, 60);
+  const HostBlock reference = run<TypeParam>(MPI_COMM_SELF, {1, 1, 1}, HybridSettings{}, 60);
   HybridSettings hybrid;
   hybrid.share.automatic = true;
   hybrid.share.sweeps_per_interval = 2;
@@ -56,10 +45,10 @@ TYPED_TEST(Hybrid, MovingPlanesKeepsTheFieldBitIdentical) {
   hybrid.on_tuned = [&](int, double) { ++moves; };
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const HostView u = run<TypeParam>(MPI_COMM_WORLD, {1, 1, size}, hybrid, 60);
+  const HostBlock u = run<TypeParam>(MPI_COMM_WORLD, {1, 1, size}, hybrid, 60);
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(10, 9, 48), {1, 1, size},
                                     {false, false, false});
-  expect_same_block(u, reference, decomposition.local());
+  EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0);
   EXPECT_EQ(moves, 1);  // tuning finished once and reported its answer
 }
 
