@@ -1,6 +1,8 @@
 #include "apps/AppRegistry.hpp"
 
 #include "apps/cardiac/Cardiac.hpp"
+#include "apps/cloverleaf3d/CloverLeaf3d.hpp"
+#include "apps/cloverleaf3d/CloverDeck.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
@@ -46,11 +48,12 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   return hybrid;
 }
 
-// The reader of app `App` (deck section `name`, parameters from `read`).
+// The reader of app `App` (deck section `name`, parameters from `read`,
+// which sees the whole deck and the framework's settings).
 template <class App, class Params>
-AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
+AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, const io::RunConfig&)> read) {
   return [name, read](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
-    const Params params = read(deck.root().section(name));
+    const Params params = read(deck, config);
     if (config.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
@@ -62,10 +65,19 @@ AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
   };
 }
 
+// The same for apps whose parameters are their own section alone.
+template <class App, class Params>
+AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
+  return app_reader<App, Params>(
+      name, [name, read](io::Deck& deck, const io::RunConfig&) { return read(deck.root().section(name)); });
+}
+
 const std::map<std::string, AppReader>& registry() {
   static const std::map<std::string, AppReader> apps = {
       {"heat3d", app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params)},
       {"cardiac", app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params)},
+      {"cloverleaf3d", app_reader<cloverleaf::CloverLeaf3d<>, cloverleaf::CloverParams>(
+                           "cloverleaf3d", cloverleaf::read_clover_deck)},
   };
   return apps;
 }

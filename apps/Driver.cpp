@@ -224,6 +224,8 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   settings.report_every = config.output.report_every;
   std::unique_ptr<io::FieldOutput> output;
   const bool restarted = collectively(comm, err, [&] {
+    if (!cli->restart.empty() && !sim->restartable())
+      throw InputError("--restart: " + config.app + " does not restart from checkpoints yet");
     if (!cli->restart.empty()) {
       const io::Clock clock = io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local());
       settings.first_step = clock.step;

@@ -1,11 +1,14 @@
 #pragma once
 //! \file Field.hpp
-//! A scalar cell field on one partition: the owned box plus `ghosts` layers on
-//! all six sides, stored as a LayoutRight View indexed (k, j, i) so that a
-//! z-slab is one contiguous block and every xy-plane is contiguous.
+//! A scalar field on one partition: the owned box of cells plus `ghosts`
+//! layers on all six sides, stored as a LayoutRight View indexed (k, j, i) so
+//! that a z-slab is one contiguous block and every xy-plane is contiguous.
+//! Values sit at cell centres or, staggered, on nodes or faces
+//! (framework/Stagger.hpp); the index space and storage are the same.
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
+#include "framework/Stagger.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -22,9 +25,10 @@ class Field {
   Field() = default;
 
   //! Allocates (and zeroes) `owned` grown by `ghosts` layers.
-  Field(const std::string& name, const Box& owned, int ghosts)
+  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred())
       : owned_(owned),
         ghosts_(ghosts),
+        stagger_(stagger),
         view_(name, owned.extent(Z) + 2 * ghosts, owned.extent(Y) + 2 * ghosts,
               owned.extent(X) + 2 * ghosts) {}
 
@@ -32,6 +36,7 @@ class Field {
   //! The owned box with its ghost layers: every index a kernel may touch.
   Box allocated() const { return grow(owned_, ghosts_); }
   int ghosts() const { return ghosts_; }
+  const Stagger& stagger() const { return stagger_; }
   const view_type& view() const { return view_; }
   std::string name() const { return view_.label(); }
 
@@ -45,6 +50,7 @@ class Field {
  private:
   Box owned_;
   int ghosts_ = 0;
+  Stagger stagger_ = cell_centred();
   view_type view_;
 };
 

@@ -30,6 +30,16 @@ class Simulation {
   //! Largest stable time step for the current state.
   virtual double stable_dt() const = 0;
 
+  //! True for apps that control their own time step from the state at
+  //! every step (hydrodynamics): the loop then asks next_dt() before each
+  //! step instead of using a fixed dt.
+  virtual bool chooses_dt() const { return false; }
+  //! The time step for the coming step (apps that choose_dt; collective).
+  virtual double next_dt(Timers& /*timers*/) { return stable_dt(); }
+
+  //! False when checkpoints cannot restore this app's whole state.
+  virtual bool restartable() const { return true; }
+
   //! Advances the state from `time` to `time + dt`, timing its phases.
   virtual void advance(double time, double dt, Timers& timers) = 0;
 

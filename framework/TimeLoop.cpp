@@ -2,36 +2,41 @@
 
 #include "framework/Error.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
 
 namespace strata {
 
 namespace {
 
-// Steps and dt for the run: a fixed count at the chosen dt, or as many equal
-// steps as reach end_time without exceeding the chosen dt.
+// Steps and dt for the run: the chosen dt for a fixed count, or as many
+// equal steps as reach end_time without exceeding it; with both, whichever
+// ends the run first.
 void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double& dt) {
   dt = s.dt ? *s.dt : s.cfl * stable_dt;
   STRATA_REQUIRE(dt > 0.0 && std::isfinite(dt), "time step must be positive, got " << dt);
-  if (s.steps) {
-    steps = *s.steps;
-  } else {
-    STRATA_REQUIRE(s.end_time, "neither steps nor end_time given");
+  STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
+  if (s.end_time) {
     const double n = std::ceil(*s.end_time / dt * (1.0 - 1e-12));
     STRATA_REQUIRE(n < 2e9, "end_time / dt = " << n << " steps is too many");
-    steps = std::max(1, int(n));
-    dt = *s.end_time / steps;
+    if (!s.steps || n <= *s.steps) {
+      steps = std::max(1, int(n));
+      dt = *s.end_time / steps;
+      return;
+    }
   }
+  steps = *s.steps;
 }
 
+// `steps` 0: the total is not known in advance (the app picks dt).
 void print_progress(std::ostream& out, int step, int steps, double time, double wall,
-                    double cells_per_second, int first_step) {
-  const double eta = step > first_step ? wall / (step - first_step) * (steps - step) : 0.0;
+                    double cells_per_second, double eta) {
   char line[200];
-  std::snprintf(line, sizeof line,
-                "step %8d/%-8d  t = %.6e  wall %9.3f s  %.3e cells/s  ETA %9.1f s\n", step, steps,
-                time, wall, cells_per_second, eta);
+  std::snprintf(line, sizeof line, "step %8d/%-8s  t = %.6e  wall %9.3f s  %.3e cells/s  ETA %9.1f s\n",
+                step, steps > 0 ? std::to_string(steps).c_str() : "?", time, wall, cells_per_second, eta);
   out << line << std::flush;
 }
 
@@ -42,34 +47,60 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   TimeLoopResult result;
-  plan_steps(settings, sim.stable_dt(), result.steps, result.dt);
+  // An app that picks dt runs until the step count or the end time,
+  // whichever comes first (as the CloverLeaf codes stop).
+  const bool adaptive = sim.chooses_dt();
+  const double end_time = settings.end_time.value_or(std::numeric_limits<double>::infinity());
+  if (adaptive) {
+    STRATA_REQUIRE(settings.first_step == 0, "restarts need a fixed time step");
+    result.steps = settings.steps.value_or(std::numeric_limits<int>::max());
+  } else {
+    plan_steps(settings, sim.stable_dt(), result.steps, result.dt);
+  }
   if (rank == 0) {
-    char line[160];
-    std::snprintf(line, sizeof line, "running %d steps of dt = %.6e on %lld cells\n", result.steps,
-                  result.dt, static_cast<long long>(sim.global_cells()));
+    char line[200];
+    if (adaptive)
+      std::snprintf(line, sizeof line, "running to t = %.6g or step %s, dt chosen by the app each step, on %lld cells\n",
+                    end_time, settings.steps ? std::to_string(*settings.steps).c_str() : "(none)",
+                    static_cast<long long>(sim.global_cells()));
+    else
+      std::snprintf(line, sizeof line, "running %d steps of dt = %.6e on %lld cells\n", result.steps, result.dt,
+                    static_cast<long long>(sim.global_cells()));
     out << line << std::flush;
   }
-
   STRATA_REQUIRE(settings.first_step <= result.steps,
                  "restart at step " << settings.first_step << " is past the last step " << result.steps);
-  // Time is always step * dt, so a restarted run reproduces the clock exactly.
+  if (adaptive && settings.report_every > 0) {
+    const std::string initial = sim.diagnostics(0.0);
+    if (rank == 0 && !initial.empty()) out << "  " << initial << "\n";
+  }
+  // With a fixed dt, time is always step * dt, so a restarted run reproduces the clock exactly.
   result.time = settings.first_step * result.dt;
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   const double start = Timers::now();
-  for (int step = settings.first_step + 1; step <= result.steps; ++step) {
+  int step = settings.first_step;
+  bool done = step >= result.steps || result.time >= end_time;
+  while (!done) {
+    ++step;
+    if (adaptive) result.dt = sim.next_dt(result.timers);
     sim.advance(result.time, result.dt, result.timers);
-    result.time = step * result.dt;
+    result.time = adaptive ? result.time + result.dt : step * result.dt;
+    // The reference codes' tolerance on reaching end_time.
+    done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);
     if (settings.after_step) settings.after_step(step, result.time, result.dt);
-    if (settings.report_every > 0 && (step % settings.report_every == 0 || step == result.steps)) {
+    if (settings.report_every > 0 && (step % settings.report_every == 0 || done)) {
       const double wall = Timers::now() - start;
+      const int steps_run = step - settings.first_step;
+      const double fraction = std::max(double(step) / result.steps, std::isfinite(end_time) ? result.time / end_time : 0.0);
+      const double eta = fraction > 0.0 ? wall / steps_run * (step / fraction - step) : 0.0;
       if (rank == 0)
-        print_progress(out, step, result.steps, result.time, wall,
-                       double(sim.global_cells()) * (step - settings.first_step) / wall,
-                       settings.first_step);
+        print_progress(out, step, adaptive && !settings.steps ? 0 : result.steps, result.time, wall,
+                       double(sim.global_cells()) * steps_run / wall, eta);
       const std::string diagnostics = sim.diagnostics(result.time);
       if (rank == 0 && !diagnostics.empty()) out << "  " << diagnostics << "\n";
     }
   }
+  result.steps = step;
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   result.wall_seconds = Timers::now() - start;
   result.steps_run = result.steps - settings.first_step;

@@ -8,25 +8,34 @@ namespace strata {
 
 namespace Impl {
 
-Box send_box(const Box& owned, const std::array<int, 3>& d, int width) {
-  Box b = owned;
+// Along a staggered axis the box's values run [lo, hi]: the low neighbour
+// shares lo (so it gets lo+1 onwards) and the high one shares hi (so what
+// comes from it starts at hi+1).
+Box send_box(const Box& owned, const std::array<int, 3>& d, int width, const Stagger& s) {
+  Box b = valid_box(owned, s);
   for (int a = 0; a < 3; ++a) {
-    if (d[a] < 0) b.hi[a] = owned.lo[a] + width;
-    if (d[a] > 0) b.lo[a] = owned.hi[a] - width;
+    if (d[a] < 0) {
+      b.lo[a] = owned.lo[a] + s[a];
+      b.hi[a] = b.lo[a] + width;
+    }
+    if (d[a] > 0) {
+      b.lo[a] = owned.hi[a] - width;
+      b.hi[a] = owned.hi[a];
+    }
   }
   return b;
 }
 
-Box recv_box(const Box& owned, const std::array<int, 3>& d, int width) {
-  Box b = owned;
+Box recv_box(const Box& owned, const std::array<int, 3>& d, int width, const Stagger& s) {
+  Box b = valid_box(owned, s);
   for (int a = 0; a < 3; ++a) {
     if (d[a] < 0) {
       b.lo[a] = owned.lo[a] - width;
       b.hi[a] = owned.lo[a];
     }
     if (d[a] > 0) {
-      b.lo[a] = owned.hi[a];
-      b.hi[a] = owned.hi[a] + width;
+      b.lo[a] = owned.hi[a] + s[a];
+      b.hi[a] = b.lo[a] + width;
     }
   }
   return b;
@@ -35,9 +44,10 @@ Box recv_box(const Box& owned, const std::array<int, 3>& d, int width) {
 }  // namespace Impl
 
 HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
-                           int num_fields, bool device_messages)
+                           const std::vector<Stagger>& fields, bool device_messages)
     : comm_(decomposition.comm()),
-      num_fields_(num_fields),
+      local_(decomposition.local()),
+      num_fields_(int(fields.size())),
       device_messages_(device_messages) {
   const Box& owned = decomposition.local();
   for (int a = 0; a < 3; ++a)
@@ -58,12 +68,14 @@ HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloSh
         if (n.rank == MPI_PROC_NULL) continue;
         n.send_tag = Decomposition::direction_index(d);
         n.recv_tag = Decomposition::direction_index({-dx, -dy, -dz});
-        n.send = Impl::send_box(owned, d, width);
-        n.recv = Impl::recv_box(owned, d, width);
         send_offset_.push_back(send_total);
         recv_offset_.push_back(recv_total);
-        send_total += n.send.num_cells() * num_fields;
-        recv_total += n.recv.num_cells() * num_fields;
+        for (const Stagger& s : fields) {
+          n.send.push_back(Impl::send_box(owned, d, width, s));
+          n.recv.push_back(Impl::recv_box(owned, d, width, s));
+          send_total += n.send.back().num_cells();
+          recv_total += n.recv.back().num_cells();
+        }
         neighbors_.push_back(n);
       }
   send_offset_.push_back(send_total);

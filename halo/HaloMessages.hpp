@@ -2,7 +2,9 @@
 //! \file HaloMessages.hpp
 //! The rank-level side of a halo exchange: one message per neighbour and
 //! direction, holding the `width`-deep layers of all fields, laid out
-//! field by field, each in the x-fastest order of its box. Because z is the
+//! field by field, each in the x-fastest order of its box. A staggered field
+//! (framework/Stagger.hpp) sends and receives the layers beyond the node or
+//! face its box shares with the neighbour, which both sides compute. Because z is the
 //! slowest index, any z-range of a box is one contiguous piece of a message:
 //! each slab of a rank packs and unpacks its own piece (halo/HaloPacker.hpp),
 //! and what travels does not depend on how a neighbour split its slabs.
@@ -13,6 +15,7 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Box.hpp"
 #include "framework/ExecutionSpaces.hpp"
+#include "framework/Stagger.hpp"
 #include "framework/Timers.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -29,20 +32,26 @@ class HaloMessages {
   struct Neighbor {
     int rank = MPI_PROC_NULL;
     int send_tag = 0, recv_tag = 0;
-    Box send;  //!< owned cells that go to this neighbour
-    Box recv;  //!< ghost cells that come from it
+    std::vector<Box> send;  //!< per field: owned values that go to this neighbour
+    std::vector<Box> recv;  //!< per field: ghost values that come from it
   };
 
   //! `device_messages`: keep messages in device memory and hand them to MPI
   //! directly (GPU-aware MPI); otherwise they live in (pinned) host memory.
   //! Throws InputError when a rank owns fewer than `width` cells along an axis.
+  HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
+               const std::vector<Stagger>& fields, bool device_messages = false);
+  //! `num_fields` cell-centred fields.
   HaloMessages(const Decomposition& decomposition, int width, HaloShape shape, int num_fields,
-               bool device_messages = false);
+               bool device_messages = false)
+      : HaloMessages(decomposition, width, shape, std::vector<Stagger>(num_fields), device_messages) {}
   HaloMessages(const HaloMessages&) = delete;
   HaloMessages& operator=(const HaloMessages&) = delete;
 
   const std::vector<Neighbor>& neighbors() const { return neighbors_; }
   int num_fields() const { return num_fields_; }
+  //! The rank's box of cells.
+  const Box& local() const { return local_; }
   bool device_messages() const { return device_messages_; }
   //! Message memory of neighbour n (device or host, see device_messages()).
   double* send_data(int n) const;
@@ -63,6 +72,7 @@ class HaloMessages {
 
  private:
   MPI_Comm comm_;
+  Box local_;
   int num_fields_;
   bool device_messages_;
   std::vector<Neighbor> neighbors_;
@@ -77,10 +87,11 @@ class HaloMessages {
 
 namespace Impl {
 
-//! Send and receive boxes of one direction: the `width` owned layers next to
-//! the face/edge/corner, and the ghost layers beyond it.
-Box send_box(const Box& owned, const std::array<int, 3>& d, int width);
-Box recv_box(const Box& owned, const std::array<int, 3>& d, int width);
+//! Send and receive boxes of one direction for a field of stagger `s`: the
+//! `width` owned layers next to the face/edge/corner, and the ghost layers
+//! beyond it (beyond the shared node or face, for staggered axes).
+Box send_box(const Box& owned, const std::array<int, 3>& d, int width, const Stagger& s = cell_centred());
+Box recv_box(const Box& owned, const std::array<int, 3>& d, int width, const Stagger& s = cell_centred());
 
 }  // namespace Impl
 

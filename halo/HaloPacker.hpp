@@ -69,16 +69,17 @@ class HaloPacker {
   using memory_space = typename ExecSpace::memory_space;
 
   //! For the slab owning planes [z_lo, z_hi) of the rank box with `ghosts`
-  //! ghost layers; an empty range packs and unpacks nothing.
+  //! ghost layers; an empty range packs and unpacks nothing. The top slab
+  //! of the rank also sends the shared top plane of z-staggered fields.
   HaloPacker(const HaloMessages& messages, int z_lo, int z_hi, int ghosts,
              const ExecSpace& exec = ExecSpace())
       : exec_(exec) {
     const auto& neighbors = messages.neighbors();
+    const int z_send_hi = z_hi == messages.local().hi[Z] ? z_hi + 1 : z_hi;
     std::size_t scratch = 0;
     for (int n = 0; n < int(neighbors.size()); ++n) {
-      add_piece(send_, n, neighbors[n].send, z_lo, z_hi, messages.num_fields(), scratch);
-      add_piece(recv_, n, neighbors[n].recv, z_lo - ghosts, z_hi + ghosts, messages.num_fields(),
-                scratch);
+      add_pieces(send_, n, neighbors[n].send, z_lo, z_send_hi, scratch);
+      add_pieces(recv_, n, neighbors[n].recv, z_lo - ghosts, z_hi + ghosts, scratch);
     }
     scratch_ = Kokkos::View<double*, memory_space>("strata::halo_scratch", scratch);
   }
@@ -87,17 +88,13 @@ class HaloPacker {
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     for (const Piece& p : send_) {
       Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
-        using Message = decltype(message);
-        for (std::size_t f = 0; f < fields.size(); ++f) {
-          const std::int64_t at = f * p.field_stride + p.offset_in_field;
-          if constexpr (accessible<Message>) {
-            Impl::pack_box(exec_, fields[f].cells(), p.box, message, at);
-          } else {
-            const std::int64_t s = p.scratch + f * p.box.num_cells();
-            Impl::pack_box(exec_, fields[f].cells(), p.box, scratch_, s);
-            Kokkos::deep_copy(exec_, range(message, at, p.box.num_cells()),
-                              range(scratch_, s, p.box.num_cells()));
-          }
+        const auto field = fields.at(p.field).cells();
+        if constexpr (accessible<decltype(message)>) {
+          Impl::pack_box(exec_, field, p.box, message, p.offset);
+        } else {
+          Impl::pack_box(exec_, field, p.box, scratch_, p.scratch);
+          Kokkos::deep_copy(exec_, range(message, p.offset, p.box.num_cells()),
+                            range(scratch_, p.scratch, p.box.num_cells()));
         }
       });
     }
@@ -108,17 +105,13 @@ class HaloPacker {
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     for (const Piece& p : recv_) {
       Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
-        using Message = decltype(message);
-        for (std::size_t f = 0; f < fields.size(); ++f) {
-          const std::int64_t at = f * p.field_stride + p.offset_in_field;
-          if constexpr (accessible<Message>) {
-            Impl::unpack_box(exec_, fields[f].cells(), p.box, message, at);
-          } else {
-            const std::int64_t s = p.scratch + f * p.box.num_cells();
-            Kokkos::deep_copy(exec_, range(scratch_, s, p.box.num_cells()),
-                              range(message, at, p.box.num_cells()));
-            Impl::unpack_box(exec_, fields[f].cells(), p.box, scratch_, s);
-          }
+        const auto field = fields.at(p.field).cells();
+        if constexpr (accessible<decltype(message)>) {
+          Impl::unpack_box(exec_, field, p.box, message, p.offset);
+        } else {
+          Kokkos::deep_copy(exec_, range(scratch_, p.scratch, p.box.num_cells()),
+                            range(message, p.offset, p.box.num_cells()));
+          Impl::unpack_box(exec_, field, p.box, scratch_, p.scratch);
         }
       });
     }
@@ -126,14 +119,13 @@ class HaloPacker {
   }
 
  private:
-  //! The planes of one message box that belong to this slab.
+  //! The planes of one field's box in one message that belong to this slab.
   struct Piece {
-    int neighbor;
+    int neighbor, field;
     Box box;
-    std::int64_t field_stride;     //!< cells of the whole message box
-    std::int64_t offset_in_field;  //!< where the piece starts in a field's block
-    std::size_t message_size;      //!< doubles in the whole message
-    std::int64_t scratch;          //!< start of the piece in the scratch buffer
+    std::int64_t offset;        //!< where the piece starts in the message
+    std::size_t message_size;   //!< doubles in the whole message
+    std::int64_t scratch;       //!< start of the piece in the scratch buffer
   };
 
   template <class Message>
@@ -145,16 +137,25 @@ class HaloPacker {
     return Kokkos::subview(v, Kokkos::make_pair(start, start + count));
   }
 
-  static void add_piece(std::vector<Piece>& pieces, int neighbor, const Box& box, int z_lo,
-                        int z_hi, int num_fields, std::size_t& scratch) {
-    Box part = box;
-    part.lo[Z] = std::max(box.lo[Z], z_lo);
-    part.hi[Z] = std::min(box.hi[Z], z_hi);
-    if (part.empty()) return;
-    const std::int64_t plane = std::int64_t(box.extent(X)) * box.extent(Y);
-    pieces.push_back({neighbor, part, box.num_cells(), (part.lo[Z] - box.lo[Z]) * plane,
-                      std::size_t(box.num_cells() * num_fields), std::int64_t(scratch)});
-    scratch += part.num_cells() * num_fields;
+  // Fields follow one another in a message, each box in x-fastest order.
+  static void add_pieces(std::vector<Piece>& pieces, int neighbor, const std::vector<Box>& boxes,
+                         int z_lo, int z_hi, std::size_t& scratch) {
+    std::size_t message_size = 0;
+    for (const Box& b : boxes) message_size += b.num_cells();
+    std::int64_t field_start = 0;
+    for (int f = 0; f < int(boxes.size()); ++f) {
+      const Box& box = boxes[f];
+      Box part = box;
+      part.lo[Z] = std::max(box.lo[Z], z_lo);
+      part.hi[Z] = std::min(box.hi[Z], z_hi);
+      if (!part.empty()) {
+        const std::int64_t plane = std::int64_t(box.extent(X)) * box.extent(Y);
+        pieces.push_back({neighbor, f, part, field_start + (part.lo[Z] - box.lo[Z]) * plane,
+                          message_size, std::int64_t(scratch)});
+        scratch += part.num_cells();
+      }
+      field_start += box.num_cells();
+    }
   }
 
   ExecSpace exec_;

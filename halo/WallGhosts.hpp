@@ -1,10 +1,17 @@
 #pragma once
 //! \file WallGhosts.hpp
 //! Ghost layers beyond physical walls, filled by the framework rather than
-//! the app. Cell-centred walls sit half a cell outside the outermost cells;
-//! ghost layer m mirrors owned layer m-1 across the wall:
+//! the app. For cell-centred values the wall sits half a cell outside the
+//! outermost cells and ghost layer m mirrors owned layer m-1 across it; for
+//! values staggered along the wall's normal the wall is the outermost node
+//! (or face), which the app computes, and ghost layer m mirrors layer m
+//! inside it:
 //!   Dirichlet (u = g on the wall): ghost = 2 g - mirror
 //!   Neumann   (du/dn = 0):         ghost = mirror
+//! A reflective wall is Neumann for scalars and tangential vector components
+//! and Dirichlet 0 for the normal component, hence one condition per axis.
+//! Layers are filled from the wall outwards, both sides of an axis per layer,
+//! so a mirror that reaches past a thin box reads layers already filled.
 //! Ghosts of the other faces come from neighbours and must be in place first.
 //! Axes are filled in order x, y, z, each spanning the ghosts already present
 //! (neighbour faces and the walls of earlier axes), so edges and corners come
@@ -26,7 +33,14 @@ enum class WallKind { Dirichlet, Neumann };
 struct WallCondition {
   WallKind kind = WallKind::Dirichlet;
   double value = 0.0;  //!< wall value (Dirichlet)
+  //! Half cells by which the mirror plane lies inside the wall: 0 mirrors
+  //! across the wall itself; CloverLeaf mirrors fluxes tangential to a wall
+  //! about the centre of the outermost cell (1).
+  int mirror_inset = 0;
 };
+
+//! The condition on the walls normal to x, y and z.
+using WallConditions = std::array<WallCondition, 3>;
 
 //! Which wall ghosts to fill. Most wall ghosts mirror owned cells and can be
 //! filled before the halo arrives, so the interior may reach the walls while
@@ -38,18 +52,19 @@ enum class WallFill {
   AfterHalo,   //!< the rest, once the halo has arrived
 };
 
+//! Fills `depth` ghost layers (all of them by default) beyond the walls in
+//! `is_wall`, with the condition of each wall's normal axis.
 template <class ExecSpace, class MemorySpace>
 void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
-                      const FaceMask& is_wall, const WallCondition& condition,
-                      WallFill part = WallFill::All) {
+                      const FaceMask& is_wall, const WallConditions& conditions,
+                      WallFill part = WallFill::All, int depth = -1) {
   const Box owned = field.owned();
-  const int h = field.ghosts();
+  const Stagger s = field.stagger();
+  const int h = depth < 0 ? field.ghosts() : depth;
   const auto u = field.cells();
-  const double sign = condition.kind == WallKind::Dirichlet ? -1.0 : 1.0;
-  const double offset = condition.kind == WallKind::Dirichlet ? 2.0 * condition.value : 0.0;
   // Tangential extents: `with_halo` includes neighbour ghost layers, `own`
   // does not; both include the walls of earlier axes, filled by then.
-  Box with_halo = owned, own = owned;
+  Box with_halo = valid_box(owned, s), own = with_halo;
   for (int axis = X; axis <= Z; ++axis) {
     if (!is_wall[axis][0]) with_halo.lo[axis] -= h;
     if (!is_wall[axis][1]) with_halo.hi[axis] += h;
@@ -57,35 +72,51 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
   for (int axis = X; axis <= Z; ++axis) {
     STRATA_REQUIRE(owned.extent(axis) >= h, "a wall needs at least " << h << " owned cells, field "
                                                 << field.name() << " has " << owned.extent(axis));
-    for (int side = 0; side < 2; ++side) {
-      if (!is_wall[axis][side]) continue;
-      const auto ghost_slab = [&](Box b) {
-        b.lo[axis] = side == 0 ? owned.lo[axis] - h : owned.hi[axis];
-        b.hi[axis] = side == 0 ? owned.lo[axis] : owned.hi[axis] + h;
-        return b;
-      };
-      std::vector<Box> pieces;
-      switch (part) {
-        case WallFill::All: pieces = {ghost_slab(with_halo)}; break;
-        case WallFill::BeforeHalo: pieces = {ghost_slab(own)}; break;
-        case WallFill::AfterHalo: pieces = box_difference(ghost_slab(with_halo), ghost_slab(own)); break;
+    const WallCondition& condition = conditions[axis];
+    const double sign = condition.kind == WallKind::Dirichlet ? -1.0 : 1.0;
+    const double offset = condition.kind == WallKind::Dirichlet ? 2.0 * condition.value : 0.0;
+    // Ghosts start beyond the wall node of a staggered axis.
+    const int low_ghosts = owned.lo[axis], high_ghosts = owned.hi[axis] + s[axis];
+    for (int layer = 0; layer < h; ++layer) {
+      for (int side = 0; side < 2; ++side) {
+        if (!is_wall[axis][side]) continue;
+        const auto ghost_slab = [&](Box b) {
+          b.lo[axis] = side == 0 ? low_ghosts - 1 - layer : high_ghosts + layer;
+          b.hi[axis] = b.lo[axis] + 1;
+          return b;
+        };
+        std::vector<Box> pieces;
+        switch (part) {
+          case WallFill::All: pieces = {ghost_slab(with_halo)}; break;
+          case WallFill::BeforeHalo: pieces = {ghost_slab(own)}; break;
+          case WallFill::AfterHalo: pieces = box_difference(ghost_slab(with_halo), ghost_slab(own)); break;
+        }
+        // Mirror index across the wall plane (or node).
+        const int reflect = side == 0 ? 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset
+                                      : 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
+        for (const Box& piece : pieces)
+          for_each_cell("strata::fill_wall_ghosts", exec, piece, KOKKOS_LAMBDA(int i, int j, int k) {
+            // Selects, not an indexed array: the row loop stays vectorisable.
+            const int mi = axis == X ? reflect - i : i;
+            const int mj = axis == Y ? reflect - j : j;
+            const int mk = axis == Z ? reflect - k : k;
+            u(i, j, k) = offset + sign * u(mi, mj, mk);
+          });
       }
-      // Mirror index across the wall plane.
-      const int reflect = side == 0 ? 2 * owned.lo[axis] - 1 : 2 * owned.hi[axis] - 1;
-      for (const Box& piece : pieces)
-        for_each_cell("strata::fill_wall_ghosts", exec, piece, KOKKOS_LAMBDA(int i, int j, int k) {
-          // Selects, not an indexed array: the row loop stays vectorisable.
-          const int mi = axis == X ? reflect - i : i;
-          const int mj = axis == Y ? reflect - j : j;
-          const int mk = axis == Z ? reflect - k : k;
-          u(i, j, k) = offset + sign * u(mi, mj, mk);
-        });
     }
     for (Box* span : {&with_halo, &own}) {
-      if (is_wall[axis][0]) span->lo[axis] = owned.lo[axis] - h;
-      if (is_wall[axis][1]) span->hi[axis] = owned.hi[axis] + h;
+      if (is_wall[axis][0]) span->lo[axis] = low_ghosts - h;
+      if (is_wall[axis][1]) span->hi[axis] = high_ghosts + h;
     }
   }
+}
+
+//! The same condition on every wall.
+template <class ExecSpace, class MemorySpace>
+void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
+                      const FaceMask& is_wall, const WallCondition& condition,
+                      WallFill part = WallFill::All, int depth = -1) {
+  fill_wall_ghosts(exec, field, is_wall, WallConditions{condition, condition, condition}, part, depth);
 }
 
 }  // namespace strata

@@ -1,5 +1,7 @@
 #include "io/Deck.hpp"
 
+#include "io/CloverIn.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +19,13 @@ struct DeckSource {
   std::map<std::string, std::string> overrides;
   //! The values keys resolved to, defaults included.
   YAML::Node resolved{YAML::NodeType::Map};
+  //! Line of the original file for each line of the YAML text, when the
+  //! YAML was translated from another format (empty: the same lines).
+  std::vector<int> source_lines;
+  //! 1-based line to report for 0-based YAML line `line`.
+  int report_line(int line) const {
+    return 1 + (line >= 0 && line < int(source_lines.size()) ? source_lines[line] : line);
+  }
 };
 
 }  // namespace Impl
@@ -117,7 +126,7 @@ void DeckSection::record(const std::string& key, const YAML::Node& value) {
 std::string DeckSection::where(const std::string& key) const {
   const std::string full = key_path(key);
   if (const std::string* text = override_of(full)) return "--set " + *text + ": " + full;
-  return source_->file_name + ":" + std::to_string(key_line(key) + 1) + ": " + full;
+  return source_->file_name + ":" + std::to_string(source_->report_line(key_line(key))) + ": " + full;
 }
 
 int DeckSection::key_line(const std::string& key) const {
@@ -263,6 +272,9 @@ DeckSection DeckSection::section(const std::string& key) {
   } else {
     node = YAML::Node(YAML::NodeType::Map);
   }
+  // A section taken twice is the same section: keys either reader asks for are known.
+  for (const DeckSection& child : *children_)
+    if (child.path_ == key_path(key)) return child;
   // Missing keys of the section are reported at the line of its own key.
   DeckSection child_section(source_, node, key_path(key), key_line(key));
   children_->push_back(child_section);
@@ -274,13 +286,13 @@ void DeckSection::reject_unknown_keys() const {
     std::map<std::string, int> first_line;
     for (const auto& entry : node_) {
       const int line = entry.first.Mark().line >= 0 ? entry.first.Mark().line : line_;
-      const std::string at = source_->file_name + ":" + std::to_string(line + 1) + ": ";
+      const std::string at = source_->file_name + ":" + std::to_string(source_->report_line(line)) + ": ";
       if (!entry.first.IsScalar())
         throw InputError(at + path_ + (path_.empty() ? "" : ": ") + "keys must be plain names");
       const std::string key = entry.first.Scalar();
       if (!first_line.emplace(key, line).second)
         throw InputError(at + key_path(key) + ": duplicate key (first at line " +
-                         std::to_string(first_line[key] + 1) + ")");
+                         std::to_string(source_->report_line(first_line[key])) + ")");
       if (known_keys_->count(key)) continue;
       std::string message = "unknown key";
       const std::string suggestion = closest_match(key, *known_keys_);
@@ -295,17 +307,18 @@ void DeckSection::reject_unknown_keys() const {
 }
 
 Deck Deck::parse(const std::string& text, const std::string& name,
-                 const std::vector<std::string>& overrides) {
+                 const std::vector<std::string>& overrides, std::vector<int> source_lines) {
   auto source = std::make_shared<Impl::DeckSource>();
   source->file_name = name;
+  source->source_lines = std::move(source_lines);
   try {
     const std::vector<YAML::Node> documents = YAML::LoadAll(text);
     if (documents.size() > 1)
-      throw InputError(name + ":" + std::to_string(documents[1].Mark().line + 1) +
+      throw InputError(name + ":" + std::to_string(source->report_line(documents[1].Mark().line)) +
                        ": a deck is one YAML document; found a second one (after '---')");
     if (!documents.empty()) source->root = documents[0];
   } catch (const YAML::ParserException& e) {
-    throw InputError(name + ":" + std::to_string(e.mark.line + 1) + ": syntax error: " + e.msg);
+    throw InputError(name + ":" + std::to_string(source->report_line(e.mark.line)) + ": syntax error: " + e.msg);
   }
   if (source->root.IsNull()) source->root = YAML::Node(YAML::NodeType::Map);
   if (!source->root.IsMap())
@@ -323,6 +336,10 @@ Deck Deck::load(const std::string& path, const std::vector<std::string>& overrid
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read the deck");
+  if (is_clover_in(text.str())) {
+    TranslatedDeck deck = translate_clover_in(text.str(), path);
+    return parse(deck.yaml, path, overrides, std::move(deck.source_lines));
+  }
   return parse(text.str(), path, overrides);
 }
 

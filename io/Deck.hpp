@@ -96,8 +96,11 @@ class Deck {
   //! Loads `path` and applies `overrides`, each `key.path=value` (value in YAML).
   static Deck load(const std::string& path, const std::vector<std::string>& overrides = {});
   //! Parses deck text held in memory; `name` stands for the file in messages.
+  //! YAML translated from another format passes, per YAML line, the 0-based
+  //! line of the original it came from, so messages point into the original.
   static Deck parse(const std::string& text, const std::string& name,
-                    const std::vector<std::string>& overrides = {});
+                    const std::vector<std::string>& overrides = {},
+                    std::vector<int> source_lines = {});
 
   DeckSection& root() { return root_; }
   const std::string& file_name() const;

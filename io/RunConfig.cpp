@@ -32,7 +32,6 @@ TimeConfig read_time(DeckSection time) {
   t.dt = time.get_optional<double>("dt");
   if (t.dt && time.has("cfl")) time.fail("cfl", "give either dt or cfl, not both");
   if (!t.dt) t.cfl = time.get("cfl", t.cfl);
-  if (t.steps && t.end_time) time.fail("end_time", "give either steps or end_time, not both");
   if (!t.steps && !t.end_time) time.fail("steps", "required key is missing (or give end_time)");
   if (t.steps && *t.steps < 0) time.fail("steps", "must be >= 0");
   if (t.end_time && !(*t.end_time > 0.0)) time.fail("end_time", "must be > 0");

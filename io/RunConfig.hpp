@@ -22,8 +22,8 @@ struct GridConfig {
 };
 
 struct TimeConfig {
-  std::optional<int> steps;        //!< number of steps, or
-  std::optional<double> end_time;  //!< simulated time to reach [time]
+  std::optional<int> steps;        //!< number of steps, and/or
+  std::optional<double> end_time;  //!< simulated time to reach [time]: the run stops at the first
   std::optional<double> dt;        //!< fixed time step [time], or
   double cfl = 0.8;                //!< fraction of the app's stability limit
 };

@@ -18,6 +18,11 @@
 //! across the cut as across rank faces. Planes can move between the slabs,
 //! with their data (set_host_planes), at the start of an exchange cycle.
 //!
+//! Apps with many kernels per step (multi-field, staggered schemes) use the
+//! lower-level pieces instead: named halo groups exchanged on demand
+//! (exchange), kernels launched over a box derived from each slab's cells
+//! (launch), bracketed by begin_step / end_step so the share can be tuned.
+//!
 //! Threads: the rank's main thread calls MPI, launches device work and drives
 //! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
 
@@ -49,11 +54,31 @@
 
 namespace strata {
 
+//! A field on both slabs: its name, where its values sit, and its wall
+//! conditions (the domain's `wall` on every axis unless given).
+struct FieldSpec {
+  FieldSpec(const char* field_name) : name(field_name) {}
+  FieldSpec(std::string field_name, const Stagger& where = cell_centred(),
+            std::optional<WallConditions> conditions = std::nullopt)
+      : name(std::move(field_name)), stagger(where), walls(conditions) {}
+  std::string name;
+  Stagger stagger = cell_centred();
+  std::optional<WallConditions> walls;
+};
+
+//! Fields whose ghosts are refreshed together, `depth` layers deep.
+struct HaloGroup {
+  std::vector<int> fields;
+  int depth = 1;
+};
+
 struct HybridSettings {
-  std::vector<std::string> fields;  //!< names of the fields on both slabs
-  std::vector<int> exchanged;       //!< ids whose ghosts are read: exchanged and wall-filled
+  std::vector<FieldSpec> fields;    //!< the fields on both slabs
+  std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
+  std::vector<HaloGroup> groups;    //!< halo groups for exchange()
   int reach = 1;                    //!< stencil radius r
   int halo_depth = 1;               //!< w: ghost layers w*r, exchanged every w sweeps
+  int min_ghosts = 0;               //!< ghost layers to allocate at least (kernels reaching further)
   bool overlap = true;              //!< compute interiors while messages are in flight
   bool device_messages = false;     //!< GPU-aware MPI (device slab only)
   WallCondition wall;               //!< on every physical wall
@@ -76,8 +101,8 @@ class HybridDomain {
                const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
       : decomposition_(decomposition),
         settings_(settings),
-        ghosts_(settings.halo_depth * settings.reach),
-        messages_(decomposition, ghosts_,
+        ghosts_(std::max(settings.min_ghosts, settings.halo_depth * settings.reach)),
+        messages_(decomposition, settings.halo_depth * settings.reach,
                   settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces,
                   int(settings.exchanged.size()), settings.device_messages),
         controller_(share_settings(settings.share), decomposition.local().extent(Z),
@@ -85,6 +110,13 @@ class HybridDomain {
                     settings.halo_depth) {
     device_.exec = device_exec;
     host_.exec = host_exec;
+    for (const HaloGroup& g : settings.groups) {
+      std::vector<Stagger> staggers;
+      for (int f : g.fields) staggers.push_back(settings.fields.at(f).stagger);
+      groups_.emplace_back();
+      groups_.back().messages = std::make_unique<HaloMessages>(decomposition, g.depth, HaloShape::Full,
+                                                               staggers, settings.device_messages);
+    }
     build(settings.share.initial_planes, nullptr, nullptr);
   }
 
@@ -94,8 +126,7 @@ class HybridDomain {
   //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's fields.
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
-    if (warmup_left_ == 0 && measured_left_ == 0) begin_interval();
-    sweep_started_ = Timers::now();
+    begin_step();
     const int substep = step_ % settings_.halo_depth;
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
     const Box device_box = grow_on(device_.owned, device_.remote, extra);
@@ -106,7 +137,7 @@ class HybridDomain {
       fill_walls(WallFill::All, timers);
       auto timer = timers.time("interior");
       compute({device_box}, {host_box}, make_kernel, false);
-      end_sweep();
+      end_step();
       return;
     }
     messages_.post_receives(timers);
@@ -144,7 +175,72 @@ class HybridDomain {
     auto timer = timers.time("boundary");
     compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
             make_kernel, false);
-    end_sweep();
+    end_step();
+  }
+
+  //! Brackets one step of launches and exchanges (what sweep() does for
+  //! itself): planes may move at begin_step, and the step is timed for the
+  //! share controller.
+  void begin_step() {
+    if (warmup_left_ == 0 && measured_left_ == 0) begin_interval();
+    sweep_started_ = Timers::now();
+  }
+
+  void end_step() {
+    ++step_;
+    const double seconds = Timers::now() - sweep_started_;
+    total_wall_ += seconds;
+    ++total_sweeps_;
+    if (warmup_left_ > 0) {
+      if (--warmup_left_ == 0) {
+        interval_start_ = times_;
+        interval_wall_ = 0.0;
+      }
+    } else {
+      interval_wall_ += seconds;
+      if (--measured_left_ == 0) end_interval();
+    }
+  }
+
+  //! Runs the kernel `make_kernel(fields)` builds for each slab over
+  //! `range(cells)`, the box a slab computes given its box of cells (so a
+  //! kernel may reach into ghost layers or cover shared nodes): the device
+  //! slab queued, the host slab meanwhile, both fenced.
+  template <class Range, class MakeKernel>
+  void launch(const Range& range, MakeKernel&& make_kernel) {
+    compute({range(device_.owned)}, {range(host_.owned)}, make_kernel, false);
+  }
+
+  //! Refreshes the ghosts of halo group `g` (HybridSettings::groups): MPI
+  //! neighbours, the other slab across the cut, then the walls.
+  void exchange(int g, Timers& timers) {
+    Group& group = groups_.at(g);
+    const HaloGroup& spec = settings_.groups[g];
+    HaloMessages& messages = *group.messages;
+    messages.post_receives(timers);
+    {
+      auto timer = timers.time("halo pack");
+      if (!device_.empty()) group.device_packer->pack(fields_of(device_, spec.fields), messages);
+      if (!host_.empty()) group.host_packer->pack(fields_of(host_, spec.fields), messages);
+    }
+    messages.send(timers);
+    if (group.interface) {
+      auto timer = timers.time("interface");
+      group.interface->start(device_, host_);
+      group.interface->finish(device_, host_);
+    }
+    messages.wait(timers);
+    {
+      auto timer = timers.time("halo unpack");
+      if (!device_.empty()) group.device_packer->unpack(fields_of(device_, spec.fields), messages);
+      if (!host_.empty()) group.host_packer->unpack(fields_of(host_, spec.fields), messages);
+    }
+    auto timer = timers.time("wall fill");
+    for_each_slab([&](const auto& slab) {
+      for (int f : spec.fields)
+        fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), WallFill::All, spec.depth);
+      slab.exec.fence();
+    });
   }
 
   //! A pointwise kernel (no neighbours read) after a sweep, over the same
@@ -283,22 +379,6 @@ class HybridDomain {
     return Kokkos::subview(v, range(Z), range(Y), range(X));
   }
 
-  void end_sweep() {
-    ++step_;
-    const double seconds = Timers::now() - sweep_started_;
-    total_wall_ += seconds;
-    ++total_sweeps_;
-    if (warmup_left_ > 0) {
-      if (--warmup_left_ == 0) {
-        interval_start_ = times_;
-        interval_wall_ = 0.0;
-      }
-    } else {
-      interval_wall_ += seconds;
-      if (--measured_left_ == 0) end_interval();
-    }
-  }
-
   // An interval is one exchange cycle of warm-up (fresh allocations after a
   // move, caches) and then the planned sweeps, measured; intervals are whole
   // cycles, so planes move only at cycle starts.
@@ -331,10 +411,19 @@ class HybridDomain {
   }
 
   template <class S>
-  std::vector<Field<typename S::memory_space>> exchanged(const S& slab) const {
+  static std::vector<Field<typename S::memory_space>> fields_of(const S& slab, const std::vector<int>& ids) {
     std::vector<Field<typename S::memory_space>> out;
-    for (int f : settings_.exchanged) out.push_back(slab.fields[f]);
+    for (int f : ids) out.push_back(slab.fields[f]);
     return out;
+  }
+
+  template <class S>
+  std::vector<Field<typename S::memory_space>> exchanged(const S& slab) const {
+    return fields_of(slab, settings_.exchanged);
+  }
+
+  WallConditions wall_conditions(int f) const {
+    return settings_.fields[f].walls.value_or(WallConditions{settings_.wall, settings_.wall, settings_.wall});
   }
 
   // No fence: each slab's fills are ordered before its next kernels on its
@@ -342,7 +431,7 @@ class HybridDomain {
   void fill_walls(WallFill part, Timers& timers) {
     auto timer = timers.time("wall fill");
     for_each_slab([&](const auto& slab) {
-      for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, settings_.wall, part);
+      for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
     });
   }
 
@@ -413,11 +502,17 @@ class HybridDomain {
       if (device_slab && !host_.empty()) walls[Z][1] = false;
       if (!device_slab && !device_.empty()) walls[Z][0] = false;
       if (!owned.empty()) {
-        for (int a = 0; a < 3; ++a)
-          if (owned.extent(a) < ghosts_)
+        // Halos and walls mirror up to the deepest exchange; the cut moves
+        // whole ghost layers.
+        int depth = settings_.halo_depth * settings_.reach;
+        for (const HaloGroup& g : settings_.groups) depth = std::max(depth, g.depth);
+        for (int a = 0; a < 3; ++a) {
+          const int needed = a == Z && !device_.empty() && !host_.empty() ? ghosts_ : depth;
+          if (owned.extent(a) < needed)
             throw InputError("hybrid: a slab of " + std::to_string(owned.extent(a)) +
                              " cells along " + "xyz"[a] + " is thinner than the halo width " +
-                             std::to_string(ghosts_));
+                             std::to_string(needed));
+        }
       }
       if (device_slab) setup(device_, walls);
       else setup(host_, walls);
@@ -434,6 +529,15 @@ class HybridDomain {
     interface_.reset();
     if (!device_.empty() && !host_.empty())
       interface_.emplace(device_, settings_.exchanged);
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      Group& group = groups_[g];
+      group.device_packer = std::make_unique<HaloPacker<DeviceExec>>(
+          *group.messages, device_.owned.lo[Z], device_.owned.hi[Z], ghosts_, device_.exec);
+      group.host_packer = std::make_unique<HaloPacker<HostExec>>(
+          *group.messages, host_.owned.lo[Z], host_.owned.hi[Z], ghosts_, host_.exec);
+      group.interface.reset();
+      if (!device_.empty() && !host_.empty()) group.interface.emplace(device_, settings_.groups[g].fields);
+    }
   }
 
   template <class S>
@@ -445,7 +549,8 @@ class HybridDomain {
     slab.fields.clear();
     slab.packer.reset();
     if (slab.empty()) return;
-    for (const std::string& name : settings_.fields) slab.fields.emplace_back(name, slab.owned, ghosts_);
+    for (const FieldSpec& spec : settings_.fields)
+      slab.fields.emplace_back(spec.name, slab.owned, ghosts_, spec.stagger);
     slab.packer = std::make_unique<HaloPacker<typename S::execution_space>>(
         messages_, slab.owned.lo[Z], slab.owned.hi[Z], ghosts_, slab.exec);
   }
@@ -465,6 +570,14 @@ class HybridDomain {
   Slab<DeviceExec> device_;
   Slab<HostExec> host_;
   std::optional<SlabInterface<DeviceExec, HostExec>> interface_;
+  //! A halo group's messages (rank level, built once) and per-slab pieces (rebuilt with the cut).
+  struct Group {
+    std::unique_ptr<HaloMessages> messages;
+    std::unique_ptr<HaloPacker<DeviceExec>> device_packer;
+    std::unique_ptr<HaloPacker<HostExec>> host_packer;
+    std::optional<SlabInterface<DeviceExec, HostExec>> interface;
+  };
+  std::vector<Group> groups_;
   ShareController controller_;
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   int step_ = 0;

@@ -1,0 +1,117 @@
+#pragma once
+//! \file AdvecMom.hpp
+//! One directional sweep of momentum advection on the nodes: node volumes
+//! before and after the sweep, the mass flux through each node's control
+//! volume, the limited momentum flux, and the new velocity component.
+
+#include "apps/cloverleaf3d/Directional.hpp"
+#include "apps/cloverleaf3d/Mesh.hpp"
+#include "framework/CellArray.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata::cloverleaf {
+
+//! Cell volumes after (post_vol) and before (pre_vol) the sweep along
+//! `axis`: post_vol adds the fluxes of the `count` axes in `earlier`, in that
+//! order (the reference's sums for each sweep), pre_vol those of `axis`.
+struct AdvecMomVolume {
+  Mesh mesh;
+  int axis, count, earlier[2];
+  FaceFluxes vol_flux;
+  CellArray<double> pre_vol, post_vol;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    double post = mesh.volume();
+    for (int n = 0; n < count; ++n) post = post + vol_flux.high(earlier[n], i, j, k) - vol_flux.low(earlier[n], i, j, k);
+    post_vol(i, j, k) = post;
+    pre_vol(i, j, k) = post + vol_flux.high(axis, i, j, k) - vol_flux.low(axis, i, j, k);
+  }
+};
+
+//! Mass flux through the control volume of each node along `Axis` (the
+//! average of the cell mass fluxes around it), over nodes reaching two past
+//! the slab along Axis.
+template <int Axis>
+struct NodeFlux {
+  CellArray<const double> mass_flux;  //!< through the faces normal to Axis
+  CellArray<double> node_flux;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const CellArray<const double>& m = mass_flux;
+    if constexpr (Axis == 0) {
+      node_flux(i, j, k) = 0.125 * (m(i, j - 1, k) + m(i, j, k) + m(i + 1, j - 1, k) + m(i + 1, j, k) +
+                                    m(i, j - 1, k - 1) + m(i, j, k - 1) + m(i + 1, j - 1, k - 1) + m(i + 1, j, k - 1));
+    } else if constexpr (Axis == 1) {
+      node_flux(i, j, k) = 0.125 * (m(i - 1, j, k) + m(i, j, k) + m(i - 1, j + 1, k) + m(i, j + 1, k) +
+                                    m(i - 1, j, k - 1) + m(i, j, k - 1) + m(i - 1, j + 1, k - 1) + m(i, j + 1, k - 1));
+    } else {
+      node_flux(i, j, k) = 0.125 * (m(i - 1, j, k) + m(i, j, k) + m(i - 1, j, k + 1) + m(i, j, k + 1) +
+                                    m(i - 1, j - 1, k) + m(i, j - 1, k) + m(i - 1, j - 1, k + 1) + m(i, j - 1, k + 1));
+    }
+  }
+};
+
+//! Node masses after the sweep (from the eight cells around the node) and
+//! before it (after minus the net node flux).
+template <int Axis>
+struct NodeMass {
+  CellArray<const double> density1, post_vol, node_flux;
+  CellArray<double> node_mass_post, node_mass_pre;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const CellArray<const double>& d = density1;
+    const CellArray<const double>& v = post_vol;
+    const double post = 0.125 * (d(i, j - 1, k) * v(i, j - 1, k) + d(i, j, k) * v(i, j, k) +
+                                 d(i - 1, j - 1, k) * v(i - 1, j - 1, k) + d(i - 1, j, k) * v(i - 1, j, k) +
+                                 d(i, j - 1, k - 1) * v(i, j - 1, k - 1) + d(i, j, k - 1) * v(i, j, k - 1) +
+                                 d(i - 1, j - 1, k - 1) * v(i - 1, j - 1, k - 1) + d(i - 1, j, k - 1) * v(i - 1, j, k - 1));
+    node_mass_post(i, j, k) = post;
+    node_mass_pre(i, j, k) =
+        post - along<Axis>(node_flux, i, j, k, coordinate<Axis>(i, j, k) - 1) + node_flux(i, j, k);
+  }
+};
+
+//! Momentum flux of one velocity component between nodes along `Axis`:
+//! the donor node's velocity with a limited correction, times the node flux.
+template <int Axis>
+struct MomentumFlux {
+  double width;  //!< node spacing along Axis (celldx/dy/dz, uniform)
+  CellArray<const double> vel1, node_flux, node_mass_pre;
+  CellArray<double> mom_flux;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const int g = coordinate<Axis>(i, j, k);
+    const double flux = node_flux(i, j, k);
+    const bool backward = flux < 0.0;
+    const int upwind = backward ? g + 2 : g - 1;
+    const int donor = backward ? g + 1 : g;
+    const int downwind = backward ? g : g + 1;
+    const double sigma = ::fabs(flux) / along<Axis>(node_mass_pre, i, j, k, donor);
+    const double v_donor = along<Axis>(vel1, i, j, k, donor);
+    const double vdiffuw = v_donor - along<Axis>(vel1, i, j, k, upwind);
+    const double vdiffdw = along<Axis>(vel1, i, j, k, downwind) - v_donor;
+    double limiter = 0.0;
+    if (vdiffuw * vdiffdw > 0.0) {
+      const double auw = ::fabs(vdiffuw), adw = ::fabs(vdiffdw);
+      const double wind = vdiffdw <= 0.0 ? -1.0 : 1.0;
+      limiter = wind * ::fmin(width * ((2.0 - sigma) * adw / width + (1.0 + sigma) * auw / width) / 6.0,
+                              ::fmin(auw, adw));
+    }
+    mom_flux(i, j, k) = (v_donor + (1.0 - sigma) * limiter) * flux;
+  }
+};
+
+//! The new velocity component at each node.
+template <int Axis>
+struct MomentumUpdate {
+  CellArray<const double> node_mass_pre, node_mass_post, mom_flux;
+  CellArray<double> vel1;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double in = along<Axis>(mom_flux, i, j, k, coordinate<Axis>(i, j, k) - 1);
+    vel1(i, j, k) = (vel1(i, j, k) * node_mass_pre(i, j, k) + in - mom_flux(i, j, k)) / node_mass_post(i, j, k);
+  }
+};
+
+}  // namespace strata::cloverleaf

@@ -1,0 +1,410 @@
+#pragma once
+//! \file CloverLeaf3d.hpp
+//! CloverLeaf 3D: compressible Euler equations on a staggered grid (ideal
+//! gas, cells hold density and energy, nodes hold velocity), Lagrangian
+//! predictor-corrector step followed by a directionally split remap back to
+//! the fixed mesh, reflective walls. A port of the published scheme of the
+//! UK-MAC reference code (hydro.f90's order of kernels and halo updates),
+//! written on Strata's slabs: every kernel runs on both slabs of a rank over
+//! the reference's loop bounds, relative to the slab.
+
+#include "apps/cloverleaf3d/Accelerate.hpp"
+#include "apps/cloverleaf3d/AdvecCell.hpp"
+#include "apps/cloverleaf3d/AdvecMom.hpp"
+#include "apps/cloverleaf3d/CloverParams.hpp"
+#include "apps/cloverleaf3d/FieldSummary.hpp"
+#include "apps/cloverleaf3d/Fields.hpp"
+#include "apps/cloverleaf3d/FluxCalc.hpp"
+#include "apps/cloverleaf3d/IdealGas.hpp"
+#include "apps/cloverleaf3d/InitialState.hpp"
+#include "apps/cloverleaf3d/KnownSolutions.hpp"
+#include "apps/cloverleaf3d/Mesh.hpp"
+#include "apps/cloverleaf3d/PdV.hpp"
+#include "apps/cloverleaf3d/TimestepLimit.hpp"
+#include "apps/cloverleaf3d/Viscosity.hpp"
+#include "apps/common/HybridSimulation.hpp"
+#include "framework/ForEachCell.hpp"
+#include "io/RunConfig.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <string>
+
+namespace strata::cloverleaf {
+
+//! The reference's loop bounds `x_min+lo .. x_max+hi` (per axis) as the box
+//! of global indices they cover on a slab of cells `c`.
+struct Bounds {
+  std::array<int, 3> lo, hi;
+  Box operator()(const Box& c) const {
+    Box b = c;
+    for (int a = 0; a < 3; ++a) {
+      b.lo[a] += lo[a];
+      b.hi[a] += hi[a];
+    }
+    return b;
+  }
+};
+
+inline Bounds bounds(int lo, int hi) { return {{lo, lo, lo}, {hi, hi, hi}}; }
+
+//! Bounds widened along one axis only (directional kernels).
+inline Bounds bounds_along(int axis, int lo, int hi, int other_lo, int other_hi) {
+  Bounds b = bounds(other_lo, other_hi);
+  b.lo[axis] = lo;
+  b.hi[axis] = hi;
+  return b;
+}
+
+//! `value` as Fortran's E16.8 writes it: a 0.dddddddd mantissa and a
+//! two-digit exponent, right-aligned in 16 columns.
+inline std::string fortran_e16_8(double value) {
+  int exponent = 0;
+  long long digits = 0;
+  if (value != 0.0) {
+    exponent = int(std::floor(std::log10(std::fabs(value)))) + 1;
+    digits = std::llround(std::fabs(value) / std::pow(10.0, exponent) * 1e8);
+    if (digits >= 100000000LL) {  // rounded up to 1.0: one more digit before the point
+      digits /= 10;
+      ++exponent;
+    } else if (digits < 10000000LL) {  // log10 landed one decade high
+      digits = std::llround(std::fabs(value) / std::pow(10.0, --exponent) * 1e8);
+    }
+  }
+  char text[32];
+  const int n = std::snprintf(text, sizeof text, "%s0.%08lldE%c%02d", value < 0 ? "-" : "", digits,
+                              exponent < 0 ? '-' : '+', std::abs(exponent));
+  return std::string(std::max(0, 16 - n), ' ') + text;
+}
+
+template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
+class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
+  using Base = HybridSimulation<DeviceExec, HostExec>;
+  using Base::decomposition_;
+  using Base::domain_;
+
+ public:
+  static constexpr int reach = advection_depth;
+
+  CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
+               const io::HaloConfig& halo, const HybridSettings& hybrid)
+      : Base(decomposition, settings(halo, hybrid),
+             {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}}),
+        params_(params),
+        mesh_(grid.lo, grid.hi, grid.cells),
+        dt_old_(params.initial_timestep) {
+    StateTable table;
+    STRATA_REQUIRE(int(params.states.size()) <= StateTable::max_states,
+                   "cloverleaf3d: at most " << StateTable::max_states << " states");
+    table.count = int(params.states.size());
+    for (int s = 0; s < table.count; ++s) {
+      const State& st = params.states[s];
+      table.density[s] = st.density;
+      table.energy[s] = st.energy;
+      table.geometry[s] = int(st.geometry);
+      table.radius[s] = st.radius;
+      for (int a = 0; a < 3; ++a) {
+        table.velocity[s][a] = st.velocity[a];
+        table.min[s][a] = st.min[a];
+        table.max[s][a] = st.max[a];
+      }
+    }
+    const Mesh mesh = mesh_;
+    domain_.launch(bounds(-2, 3), [=](const auto& f) {
+      return InitialState{mesh, table, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
+                          f[YVEL0].cells(), f[ZVEL0].cells()};
+    });
+    ideal_gas(DENSITY0, ENERGY0);
+  }
+
+  double stable_dt() const override { return dt_old_; }
+  bool chooses_dt() const override { return true; }
+
+  //! The reference's timestep(): equation of state, viscosity, and the
+  //! smallest cell limit, bounded by the growth and maximum allowed.
+  double next_dt(Timers& timers) override {
+    domain_.begin_step();
+    {
+      auto t = timers.time("ideal gas");
+      ideal_gas(DENSITY0, ENERGY0);
+    }
+    domain_.exchange(TIMESTEP_HALO, timers);
+    {
+      auto t = timers.time("viscosity");
+      const Mesh mesh = mesh_;
+      domain_.launch(bounds(0, 0), [=](const auto& f) {
+        return Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                         f[ZVEL0].cells(), f[VISCOSITY].cells()};
+      });
+    }
+    domain_.exchange(VISCOSITY_HALO, timers);
+    auto t = timers.time("timestep");
+    double limit = std::numeric_limits<double>::max();
+    domain_.for_each_slab([&](const auto& slab) { limit = std::min(limit, slab_dt_limit(slab)); });
+    double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, decomposition_.comm()));
+    if (dt < params_.min_timestep)
+      throw Error("cloverleaf3d: time step " + std::to_string(dt) + " below the minimum " +
+                  std::to_string(params_.min_timestep) + ": the run has become unstable");
+    dt_old_ = dt;
+    return dt;
+  }
+
+  void advance(double /*time*/, double dt, Timers& timers) override {
+    lagrangian_step(dt, timers);
+    advection(timers);
+    {
+      auto t = timers.time("reset");
+      domain_.launch(bounds(0, 0), [](const auto& f) { return Copy{f[DENSITY1].cells(), f[DENSITY0].cells()}; });
+      domain_.launch(bounds(0, 0), [](const auto& f) { return Copy{f[ENERGY1].cells(), f[ENERGY0].cells()}; });
+      for (int a = 0; a < 3; ++a)
+        domain_.launch(bounds(0, 1), [a](const auto& f) { return Copy{f[XVEL1 + 2 * a].cells(), f[XVEL0 + 2 * a].cells()}; });
+    }
+    advect_x_first_ = !advect_x_first_;
+    ++steps_;
+    domain_.end_step();
+  }
+
+  //! Field summary over all ranks (collective).
+  Summary summary() const {
+    Summary total;
+    domain_.for_each_slab([&](const auto& slab) { total += slab_summary(slab); });
+    double sums[5] = {total.volume, total.mass, total.pressure, total.internal_energy, total.kinetic_energy};
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, decomposition_.comm()));
+    return {sums[0], sums[1], sums[2], sums[3], sums[4]};
+  }
+
+  //! The summary table in the reference layout: a header and one step line.
+  static std::string format_summary(const Summary& s, int step, double time) {
+    char header[200];
+    std::snprintf(header, sizeof header, "Time %.15g\n%13s%16s%16s%16s%16s%16s%16s%16s\n step:%7d", time, "",
+                  "Volume", "Mass", "Density", "Pressure", "Internal Energy", "Kinetic Energy", "Total Energy",
+                  step);
+    std::string text = header;
+    for (double v : {s.volume, s.mass, s.mass / s.volume, s.pressure / s.volume, s.internal_energy,
+                     s.kinetic_energy, s.internal_energy + s.kinetic_energy})
+      text += fortran_e16_8(v);
+    return text;
+  }
+
+  std::string diagnostics(double time) const override { return format_summary(summary(), steps_, time); }
+
+  void report(double time, std::ostream& out) override {
+    this->report_hybrid(out);
+    const Summary s = summary();
+    if (decomposition_.rank() != 0) return;
+    out << "cloverleaf3d: final field summary\n" << format_summary(s, steps_, time) << "\n";
+    if (const auto expected = known_kinetic_energy(params_.test_problem)) {
+      const double difference = std::fabs(s.kinetic_energy / *expected - 1.0);
+      char line[200];
+      std::snprintf(line, sizeof line,
+                    "test problem %d: kinetic energy %.14f, expected %.14f, within %.3e %% -> %s\n",
+                    params_.test_problem, s.kinetic_energy, *expected, 100.0 * difference,
+                    difference < known_solution_tolerance ? "PASSED" : "NOT PASSED");
+      out << line;
+    }
+  }
+
+  bool restartable() const override { return false; }
+
+  // Public for CUDA extended lambdas.
+  template <class Slab>
+  double slab_dt_limit(const Slab& slab) const {
+    const auto& f = slab.fields;
+    const TimestepLimit limit(mesh_, params_, f[DENSITY0].cells(), f[VISCOSITY].cells(), f[SOUNDSPEED].cells(),
+                              f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells());
+    return -max_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return -limit(i, j, k); });
+  }
+
+  template <class Slab>
+  Summary slab_summary(const Slab& slab) const {
+    const auto& f = slab.fields;
+    const SummaryTerms terms{mesh_, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
+                             f[YVEL0].cells(), f[ZVEL0].cells()};
+    Summary s;
+    s.volume = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).volume; });
+    s.mass = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).mass; });
+    s.pressure = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).pressure; });
+    s.internal_energy = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) {
+      return terms(i, j, k).internal_energy;
+    });
+    s.kinetic_energy = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) {
+      return terms(i, j, k).kinetic_energy;
+    });
+    return s;
+  }
+
+ private:
+  struct Copy {
+    CellArray<const double> from;
+    CellArray<double> to;
+    KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = from(i, j, k); }
+  };
+
+  static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
+    s = Base::with_halo(s, halo, reach);
+    declare_fields(s);
+    return s;
+  }
+
+  void ideal_gas(int density, int energy) {
+    domain_.launch(bounds(0, 0), [=](const auto& f) {
+      return IdealGas{f[density].cells(), f[energy].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
+    });
+  }
+
+  // PdV predictor, its equation of state and pressure halo, revert,
+  // acceleration, PdV corrector and the face volume fluxes.
+  void lagrangian_step(double dt, Timers& timers) {
+    const Mesh mesh = mesh_;
+    const auto pdv = [&](bool predict) {
+      auto t = timers.time("PdV");
+      domain_.launch(bounds(0, 0), [=](const auto& f) {
+        return PdV{mesh, dt, predict, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
+                   f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
+                   f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
+                   f[ENERGY1].cells()};
+      });
+    };
+    pdv(true);
+    {
+      auto t = timers.time("ideal gas");
+      ideal_gas(DENSITY1, ENERGY1);
+    }
+    domain_.exchange(PRESSURE_HALO, timers);
+    {
+      auto t = timers.time("revert");
+      domain_.launch(bounds(0, 0), [](const auto& f) {
+        return Revert{f[DENSITY0].cells(), f[ENERGY0].cells(), f[DENSITY1].cells(), f[ENERGY1].cells()};
+      });
+    }
+    {
+      auto t = timers.time("accelerate");
+      domain_.launch(bounds(0, 1), [=](const auto& f) {
+        return Accelerate{mesh, dt, f[DENSITY0].cells(), f[PRESSURE].cells(), f[VISCOSITY].cells(),
+                          f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(), f[XVEL1].cells(),
+                          f[YVEL1].cells(), f[ZVEL1].cells()};
+      });
+    }
+    pdv(false);
+    auto t = timers.time("flux calc");
+    domain_.launch(bounds_along(X, 0, 1, 0, 0), [=](const auto& f) {
+      return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
+    });
+    domain_.launch(bounds_along(Y, 0, 1, 0, 0), [=](const auto& f) {
+      return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
+    });
+    domain_.launch(bounds_along(Z, 0, 1, 0, 0), [=](const auto& f) {
+      return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
+    });
+  }
+
+  // Three directional sweeps, x-y-z and z-y-x on alternate steps, each of
+  // cell then momentum advection, with the reference's halo updates.
+  void advection(Timers& timers) {
+    const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
+    domain_.exchange(CELL_ADVECTION_HALO, timers);
+    advect_cells(first, 1, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    advect_momentum(first, 1, timers);
+    domain_.exchange(CELL_ADVECTION_HALO, timers);
+    advect_cells(Y, 2, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    advect_momentum(Y, 2, timers);
+    advect_cells(last, 3, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    advect_momentum(last, 3, timers);
+  }
+
+  void advect_cells(int axis, int sweep, Timers& timers) {
+    auto t = timers.time("cell advection");
+    const Mesh mesh = mesh_;
+    AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
+                                 : sweep == 2 ? AdvecCellVolume::TwoAxes
+                                              : AdvecCellVolume::OneAxis;
+    // The middle (y) sweep also counts the flux of the axis still to come.
+    const int second = advect_x_first_ ? Z : X;
+    domain_.launch(bounds(-2, 2), [=](const auto& f) {
+      return AdvecCellVolume{mesh, form, axis, second,
+                             FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
+                             f[PRE_VOL].cells()};
+    });
+    dispatch_axis(axis, [&](auto axis_tag) {
+      constexpr int A = decltype(axis_tag)::value;
+      domain_.launch(bounds_along(A, 0, 2, 0, 0), [=](const auto& f) {
+        return AdvecCellFlux<A>{f[DENSITY1].owned().hi[A] + 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
+                                f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
+                                f[ENER_FLUX].cells()};
+      });
+      domain_.launch(bounds(0, 0), [=](const auto& f) {
+        return AdvecCellUpdate<A>{f[VOL_FLUX_X + A].cells(), f[MASS_FLUX_X + A].cells(), f[ENER_FLUX].cells(),
+                                  f[PRE_VOL].cells(), f[DENSITY1].cells(), f[ENERGY1].cells()};
+      });
+    });
+  }
+
+  void advect_momentum(int axis, int sweep, Timers& timers) {
+    auto t = timers.time("momentum advection");
+    const Mesh mesh = mesh_;
+    // post_vol sums the sweeps already done: none before the first, the
+    // first before the second... as the reference forms them per sweep.
+    AdvecMomVolume volume{mesh, axis, 0, {0, 0}, {}, {}, {}};
+    const int other = advect_x_first_ ? Z : X;  // the first sweep's partner at the far end
+    if (sweep == 1) {
+      volume.count = 2;
+      volume.earlier[0] = axis == X ? Y : X;
+      volume.earlier[1] = axis == X ? Z : Y;
+    } else if (sweep == 2) {
+      volume.count = 1;
+      volume.earlier[0] = other;
+    }
+    domain_.launch(bounds(-2, 2), [=](const auto& f) {
+      AdvecMomVolume v = volume;
+      v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
+      v.pre_vol = f[PRE_VOL].cells();
+      v.post_vol = f[POST_VOL].cells();
+      return v;
+    });
+    const double widths[3] = {mesh.dx, mesh.dy, mesh.dz};
+    dispatch_axis(axis, [&](auto axis_tag) {
+      constexpr int A = decltype(axis_tag)::value;
+      domain_.launch(bounds_along(A, -2, 2, 0, 1), [=](const auto& f) {
+        return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
+      });
+      domain_.launch(bounds_along(A, -1, 2, 0, 1), [=](const auto& f) {
+        return NodeMass<A>{f[DENSITY1].cells(), f[POST_VOL].cells(), f[NODE_FLUX].cells(),
+                           f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
+      });
+      const double width = widths[A];
+      for (int component = 0; component < 3; ++component) {
+        const int vel = XVEL1 + 2 * component;
+        domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
+          return MomentumFlux<A>{width, f[vel].cells(), f[NODE_FLUX].cells(), f[NODE_MASS_PRE].cells(),
+                                 f[MOM_FLUX].cells()};
+        });
+        domain_.launch(bounds(0, 1), [=](const auto& f) {
+          return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX].cells(),
+                                   f[vel].cells()};
+        });
+      }
+    });
+  }
+
+  template <class F>
+  static void dispatch_axis(int axis, F&& f) {
+    if (axis == X) f(std::integral_constant<int, X>());
+    else if (axis == Y) f(std::integral_constant<int, Y>());
+    else f(std::integral_constant<int, Z>());
+  }
+
+  CloverParams params_;
+  Mesh mesh_;
+  double dt_old_;
+  bool advect_x_first_ = true;
+  int steps_ = 0;
+};
+
+}  // namespace strata::cloverleaf

@@ -1,0 +1,37 @@
+#pragma once
+//! \file Directional.hpp
+//! Index helpers for kernels written once for the three sweep axes.
+
+#include "framework/CellArray.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata::cloverleaf {
+
+//! Coordinate of (i, j, k) along `Axis`.
+template <int Axis>
+KOKKOS_FORCEINLINE_FUNCTION int coordinate(int i, int j, int k) {
+  return Axis == 0 ? i : Axis == 1 ? j : k;
+}
+
+//! Element of `a` at (i, j, k) with the coordinate along `Axis` replaced by `n`.
+template <int Axis, class T>
+KOKKOS_FORCEINLINE_FUNCTION T& along(const CellArray<T>& a, int i, int j, int k, int n) {
+  return Axis == 0 ? a(n, j, k) : Axis == 1 ? a(i, n, k) : a(i, j, n);
+}
+
+//! The three face fluxes of a quantity, for kernels that pick an axis at run time.
+struct FaceFluxes {
+  CellArray<const double> x, y, z;
+
+  //! Flux through the high face of cell (i, j, k) normal to `axis`.
+  KOKKOS_INLINE_FUNCTION double high(int axis, int i, int j, int k) const {
+    return axis == 0 ? x(i + 1, j, k) : axis == 1 ? y(i, j + 1, k) : z(i, j, k + 1);
+  }
+  //! Flux through its low face.
+  KOKKOS_INLINE_FUNCTION double low(int axis, int i, int j, int k) const {
+    return axis == 0 ? x(i, j, k) : axis == 1 ? y(i, j, k) : z(i, j, k);
+  }
+};
+
+}  // namespace strata::cloverleaf

@@ -1,0 +1,88 @@
+#pragma once
+//! \file Fields.hpp
+//! CloverLeaf's fields on a slab, where their values sit, their reflective
+//! walls, and the halo groups the step refreshes. Cell quantities are
+//! centred; velocities live on nodes; volume and mass fluxes on the faces
+//! they cross. Work arrays change centring from one sweep to the next and
+//! are never exchanged, so they are declared centred.
+
+#include "halo/WallGhosts.hpp"
+#include "node-hybrid/HybridDomain.hpp"
+
+#include <vector>
+
+namespace strata::cloverleaf {
+
+enum FieldId : int {
+  DENSITY0, DENSITY1, ENERGY0, ENERGY1, PRESSURE, VISCOSITY, SOUNDSPEED,
+  XVEL0, XVEL1, YVEL0, YVEL1, ZVEL0, ZVEL1,
+  VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z, MASS_FLUX_X, MASS_FLUX_Y, MASS_FLUX_Z,
+  // work arrays
+  PRE_VOL, POST_VOL, ENER_FLUX, NODE_FLUX, NODE_MASS_POST, NODE_MASS_PRE, MOM_FLUX,
+  NUM_FIELDS
+};
+
+//! Halo groups, in the order of cloverleaf_fields().groups.
+enum HaloGroupId : int {
+  TIMESTEP_HALO,   //!< state read by viscosity and the time-step limit
+  VISCOSITY_HALO,
+  PRESSURE_HALO,   //!< predicted pressure, read by the acceleration
+  CELL_ADVECTION_HALO,
+  MOMENTUM_ADVECTION_HALO,
+};
+
+//! Ghost layers: advection reaches two cells and, for staggered values,
+//! two more past the shared node or face.
+inline constexpr int ghost_layers = 3;
+//! Depth of the advection halos (the reference's depth-2 update_halo).
+inline constexpr int advection_depth = 2;
+
+//! Field specs and halo groups for HybridSettings.
+inline void declare_fields(HybridSettings& s) {
+  const WallCondition even{WallKind::Neumann, 0.0};
+  const WallCondition odd{WallKind::Dirichlet, 0.0};
+  // Fluxes are mirrored about the outermost cell centre along the walls
+  // they run parallel to, as the reference code does.
+  WallCondition tangential_flux = even;
+  tangential_flux.mirror_inset = 1;
+  const auto velocity = [&](int axis) {
+    WallConditions w{even, even, even};
+    w[axis] = odd;
+    return w;
+  };
+  const auto flux = [&](int axis) {
+    WallConditions w{tangential_flux, tangential_flux, tangential_flux};
+    w[axis] = odd;
+    return w;
+  };
+  const WallConditions scalar{even, even, even};
+  s.fields.assign(NUM_FIELDS, FieldSpec(""));
+  const char* work[] = {"pre_vol", "post_vol", "ener_flux", "node_flux", "node_mass_post", "node_mass_pre", "mom_flux"};
+  for (int id = PRE_VOL; id < NUM_FIELDS; ++id) s.fields[id] = FieldSpec(work[id - PRE_VOL]);
+  const auto cell = [&](int id, const char* name) { s.fields[id] = FieldSpec(name, cell_centred(), scalar); };
+  cell(DENSITY0, "density0");
+  cell(DENSITY1, "density1");
+  cell(ENERGY0, "energy0");
+  cell(ENERGY1, "energy1");
+  cell(PRESSURE, "pressure");
+  cell(VISCOSITY, "viscosity");
+  cell(SOUNDSPEED, "soundspeed");
+  const char* vel_names[3][2] = {{"xvel0", "xvel1"}, {"yvel0", "yvel1"}, {"zvel0", "zvel1"}};
+  const char* flux_names[3][2] = {{"vol_flux_x", "mass_flux_x"}, {"vol_flux_y", "mass_flux_y"}, {"vol_flux_z", "mass_flux_z"}};
+  for (int a = 0; a < 3; ++a) {
+    s.fields[XVEL0 + 2 * a] = FieldSpec(vel_names[a][0], node_centred(), velocity(a));
+    s.fields[XVEL1 + 2 * a] = FieldSpec(vel_names[a][1], node_centred(), velocity(a));
+    s.fields[VOL_FLUX_X + a] = FieldSpec(flux_names[a][0], face_centred(a), flux(a));
+    s.fields[MASS_FLUX_X + a] = FieldSpec(flux_names[a][1], face_centred(a), flux(a));
+  }
+  s.groups = {
+      {{PRESSURE, ENERGY0, DENSITY0, XVEL0, YVEL0}, 1},
+      {{VISCOSITY}, 1},
+      {{PRESSURE}, 1},
+      {{ENERGY1, DENSITY1, VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z}, advection_depth},
+      {{DENSITY1, ENERGY1, XVEL1, YVEL1, ZVEL1, MASS_FLUX_X, MASS_FLUX_Y, MASS_FLUX_Z}, advection_depth},
+  };
+  s.min_ghosts = ghost_layers;
+}
+
+}  // namespace strata::cloverleaf

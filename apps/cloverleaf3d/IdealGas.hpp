@@ -1,0 +1,29 @@
+#pragma once
+//! \file IdealGas.hpp
+//! Ideal-gas equation of state (gamma = 1.4): pressure and sound speed from
+//! density and specific internal energy.
+
+#include "framework/CellArray.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata::cloverleaf {
+
+struct IdealGas {
+  CellArray<const double> density, energy;
+  CellArray<double> pressure, soundspeed;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    constexpr double gamma_minus_one = 1.4 - 1.0;  // as the reference writes it, not 0.4
+    const double d = density(i, j, k);
+    const double v = 1.0 / d;
+    const double p = gamma_minus_one * d * energy(i, j, k);
+    const double pressure_by_energy = gamma_minus_one * d;
+    const double pressure_by_volume = -d * p;
+    const double sound_speed_squared = v * v * (p * pressure_by_energy - pressure_by_volume);
+    pressure(i, j, k) = p;
+    soundspeed(i, j, k) = ::sqrt(sound_speed_squared);
+  }
+};
+
+}  // namespace strata::cloverleaf

@@ -1,0 +1,72 @@
+#pragma once
+//! \file Viscosity.hpp
+//! Tensor artificial viscosity: nonzero only in cells under compression
+//! whose velocity gradient along the pressure gradient is negative
+//! (a shock), limited by the cell size across the pressure gradient.
+
+#include "apps/cloverleaf3d/Mesh.hpp"
+#include "framework/CellArray.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata::cloverleaf {
+
+struct Viscosity {
+  Mesh mesh;
+  CellArray<const double> density0, pressure, xvel0, yvel0, zvel0;
+  CellArray<double> viscosity;
+
+  // Sum of a node field over the four nodes of one face of cell (i, j, k):
+  // the face normal to `axis` at offset `side` (0 low, 1 high).
+  KOKKOS_FORCEINLINE_FUNCTION static double face_sum(const CellArray<const double>& u, int i, int j, int k,
+                                                     int axis, int side) {
+    if (axis == 0) return u(i + side, j, k) + u(i + side, j + 1, k) + u(i + side, j, k + 1) + u(i + side, j + 1, k + 1);
+    if (axis == 1) return u(i, j + side, k) + u(i + 1, j + side, k) + u(i, j + side, k + 1) + u(i + 1, j + side, k + 1);
+    return u(i, j, k + side) + u(i + 1, j, k + side) + u(i, j + 1, k + side) + u(i + 1, j + 1, k + side);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const double dx = mesh.dx, dy = mesh.dy, dz = mesh.dz;
+    const double ugradx1 = face_sum(xvel0, i, j, k, 0, 0), ugradx2 = face_sum(xvel0, i, j, k, 0, 1);
+    const double ugrady1 = face_sum(xvel0, i, j, k, 1, 0), ugrady2 = face_sum(xvel0, i, j, k, 1, 1);
+    const double ugradz1 = face_sum(xvel0, i, j, k, 2, 0), ugradz2 = face_sum(xvel0, i, j, k, 2, 1);
+    const double vgradx1 = face_sum(yvel0, i, j, k, 0, 0), vgradx2 = face_sum(yvel0, i, j, k, 0, 1);
+    const double vgrady1 = face_sum(yvel0, i, j, k, 1, 0), vgrady2 = face_sum(yvel0, i, j, k, 1, 1);
+    const double vgradz1 = face_sum(yvel0, i, j, k, 2, 0), vgradz2 = face_sum(yvel0, i, j, k, 2, 1);
+    const double wgradx1 = face_sum(zvel0, i, j, k, 0, 0), wgradx2 = face_sum(zvel0, i, j, k, 0, 1);
+    const double wgrady1 = face_sum(zvel0, i, j, k, 1, 0), wgrady2 = face_sum(zvel0, i, j, k, 1, 1);
+    const double wgradz1 = face_sum(zvel0, i, j, k, 2, 0), wgradz2 = face_sum(zvel0, i, j, k, 2, 1);
+
+    const double div = (mesh.xarea() * (ugradx2 - ugradx1) + mesh.yarea() * (vgrady2 - vgrady1)) +
+                       mesh.zarea() * (wgradz2 - wgradz1);
+    const double xx = 0.25 * (ugradx2 - ugradx1) / dx;
+    const double yy = 0.25 * (vgrady2 - vgrady1) / dy;
+    const double zz = 0.25 * (wgradz2 - wgradz1) / dz;
+    const double xy = 0.25 * (ugrady2 - ugrady1) / dy + 0.25 * (vgradx2 - vgradx1) / dx;
+    const double xz = 0.25 * (ugradz2 - ugradz1) / dz + 0.25 * (wgradx2 - wgradx1) / dx;
+    const double yz = 0.25 * (vgradz2 - vgradz1) / dz + 0.25 * (wgrady2 - wgrady1) / dy;
+
+    double pgradx = (pressure(i + 1, j, k) - pressure(i - 1, j, k)) / (dx + dx);
+    double pgrady = (pressure(i, j + 1, k) - pressure(i, j - 1, k)) / (dy + dy);
+    double pgradz = (pressure(i, j, k + 1) - pressure(i, j, k - 1)) / (dz + dz);
+    const double pgradx2 = pgradx * pgradx, pgrady2 = pgrady * pgrady, pgradz2 = pgradz * pgradz;
+    const double limiter = (xx * pgradx2 + yy * pgrady2 + zz * pgradz2 + xy * pgradx * pgrady +
+                            xz * pgradx * pgradz + yz * pgrady * pgradz) /
+                           ::fmax(pgradx2 + pgrady2 + pgradz2, 1.0e-16);
+    if (limiter > 0.0 || div >= 0.0) {
+      viscosity(i, j, k) = 0.0;
+      return;
+    }
+    pgradx = ::copysign(::fmax(1.0e-16, ::fabs(pgradx)), pgradx);
+    pgrady = ::copysign(::fmax(1.0e-16, ::fabs(pgrady)), pgrady);
+    pgradz = ::copysign(::fmax(1.0e-16, ::fabs(pgradz)), pgradz);
+    const double pgrad = ::sqrt(pgradx * pgradx + pgrady * pgrady + pgradz * pgradz);
+    const double xgrad = ::fabs(dx * pgrad / pgradx);
+    const double ygrad = ::fabs(dy * pgrad / pgrady);
+    const double zgrad = ::fabs(dz * pgrad / pgradz);
+    const double grad = ::fmin(xgrad, ::fmin(ygrad, zgrad));
+    viscosity(i, j, k) = 2.0 * density0(i, j, k) * grad * grad * limiter * limiter;
+  }
+};
+
+}  // namespace strata::cloverleaf

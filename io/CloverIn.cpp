@@ -1,0 +1,172 @@
+#include "io/CloverIn.hpp"
+
+#include "framework/Error.hpp"
+#include "io/Deck.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace strata::io {
+
+namespace {
+
+// A value of the block and the line it came from.
+struct Entry {
+  std::string value;
+  int line = -1;
+};
+
+// Keys that select the reference code's kernels, tiling or profiler: Strata
+// tiles and times its own kernels, so they are accepted and have no effect.
+const std::set<std::string> reference_only_keys = {
+    "tiles_per_chunk", "tiles_per_problem", "profiler_on",    "use_fortran_kernels",
+    "use_c_kernels",   "use_oa_kernels",    "use_vector_loops"};
+
+const std::set<std::string> scalar_keys = {
+    "x_cells",      "y_cells",      "z_cells",       "xmin",     "ymin",        "zmin",
+    "xmax",         "ymax",         "zmax",          "end_time", "end_step",    "initial_timestep",
+    "max_timestep", "timestep_rise", "summary_frequency", "visit_frequency", "test_problem"};
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+// Words of a line: comments (after '!') dropped, '=' separates like blanks.
+std::vector<std::string> words(std::string line) {
+  line = line.substr(0, line.find('!'));
+  std::replace(line.begin(), line.end(), '=', ' ');
+  std::istringstream in(line);
+  std::vector<std::string> out;
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
+// A YAML scalar holding `raw` exactly; the deck reader checks its type.
+std::string quoted(const std::string& raw) {
+  std::string out = "'";
+  for (char c : raw) out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+class Writer {
+ public:
+  void line(int indent, const std::string& text, int source) {
+    yaml_ << std::string(indent, ' ') << text << "\n";
+    lines_.push_back(source);
+  }
+  TranslatedDeck done() const { return {yaml_.str(), lines_}; }
+
+ private:
+  std::ostringstream yaml_;
+  std::vector<int> lines_;
+};
+
+}  // namespace
+
+bool is_clover_in(const std::string& text) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::vector<std::string> w = words(line);
+    if (!w.empty()) return lower(w[0]) == "*clover";
+  }
+  return false;
+}
+
+TranslatedDeck translate_clover_in(const std::string& text, const std::string& name) {
+  const auto fail = [&](int line, const std::string& message) {
+    throw InputError(name + ":" + std::to_string(line + 1) + ": " + message);
+  };
+  std::map<std::string, Entry> values;
+  std::map<int, Entry> states;  // state number -> its key=value pairs as a YAML flow map
+  int begin = -1, end = -1, last = 0;
+  std::istringstream in(text);
+  int n = 0;
+  for (std::string raw; std::getline(in, raw); ++n) {
+    last = n;
+    const std::vector<std::string> w = words(raw);
+    if (w.empty()) continue;
+    const std::string key = lower(w[0]);
+    if (begin < 0) {
+      if (key == "*clover") begin = n;
+      continue;
+    }
+    if (key == "*endclover") {
+      end = n;
+      break;
+    }
+    if (key == "*clover") fail(n, "a second *clover before *endclover");
+    if (key == "state") {
+      if (w.size() < 2 || w[1].find_first_not_of("0123456789") != std::string::npos)
+        fail(n, "state: expected a state number after 'state'");
+      const int id = std::stoi(w[1]);
+      if (id < 1) fail(n, "state: numbers start at 1");
+      if ((w.size() - 2) % 2 != 0) fail(n, "state " + w[1] + ": '" + w.back() + "' has no value");
+      std::string map = "{";
+      for (std::size_t i = 2; i + 1 < w.size(); i += 2)
+        map += (i > 2 ? ", " : "") + lower(w[i]) + ": " + quoted(w[i + 1]);
+      const auto [it, inserted] = states.emplace(id, Entry{map + "}", n});
+      if (!inserted)
+        fail(n, "state " + w[1] + " defined twice (first at line " + std::to_string(it->second.line + 1) + ")");
+      continue;
+    }
+    if (reference_only_keys.count(key)) continue;
+    if (!scalar_keys.count(key)) {
+      std::set<std::string> known = scalar_keys;
+      known.insert(reference_only_keys.begin(), reference_only_keys.end());
+      known.insert("state");
+      std::string message = "unknown key '" + w[0] + "'";
+      const std::string suggestion = closest_match(key, known);
+      if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+      fail(n, message);
+    }
+    if (w.size() != 2) fail(n, key + ": expected one value, got " + std::to_string(w.size() - 1));
+    const auto [it, inserted] = values.emplace(key, Entry{w[1], n});
+    if (!inserted) fail(n, key + " given twice (first at line " + std::to_string(it->second.line + 1) + ")");
+  }
+  if (begin < 0) fail(0, "no *clover block");
+  if (end < 0) fail(last, "*clover block has no *endclover");
+  if (states.empty()) fail(begin, "no states defined (a 'state 1 density=... energy=...' line is required)");
+  for (int id = 1; id <= states.rbegin()->first; ++id)
+    if (!states.count(id)) fail(states.rbegin()->second.line, "state " + std::to_string(id) + " is missing");
+
+  // The reference code's defaults for keys the block leaves out.
+  const auto value = [&](const std::string& key, const std::string& fallback) {
+    const auto it = values.find(key);
+    return it != values.end() ? it->second : Entry{fallback, begin};
+  };
+  Writer out;
+  out.line(0, "app: cloverleaf3d", begin);
+  out.line(0, "grid:", begin);
+  const auto triple = [&](int indent, const std::string& key, const char* x, const char* y,
+                          const char* z, const std::string& fallback) {
+    const Entry ex = value(x, fallback), ey = value(y, fallback), ez = value(z, fallback);
+    out.line(indent, key + ":", std::min({ex.line, ey.line, ez.line}));
+    for (const Entry& e : {ex, ey, ez}) out.line(indent + 2, "- " + quoted(e.value), e.line);
+  };
+  triple(2, "cells", "x_cells", "y_cells", "z_cells", "10");
+  out.line(2, "domain:", begin);
+  triple(4, "lo", "xmin", "ymin", "zmin", "0.0");
+  triple(4, "hi", "xmax", "ymax", "zmax", "100.0");
+  out.line(0, "time:", begin);
+  if (values.count("end_step")) out.line(2, "steps: " + quoted(values["end_step"].value), values["end_step"].line);
+  const Entry end_time = value("end_time", "10.0");
+  out.line(2, "end_time: " + quoted(end_time.value), end_time.line);
+  out.line(0, "output:", begin);
+  const Entry summary = value("summary_frequency", "10");
+  out.line(2, "report_every: " + quoted(summary.value), summary.line);
+  const Entry visit = value("visit_frequency", "0");
+  out.line(2, "write_every: " + quoted(visit.value), visit.line);
+  out.line(0, "cloverleaf3d:", begin);
+  out.line(2, "states:", states.begin()->second.line);
+  for (const auto& [id, entry] : states) out.line(4, "'" + std::to_string(id) + "': " + entry.value, entry.line);
+  for (const char* key : {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"})
+    if (values.count(key)) out.line(2, std::string(key) + ": " + quoted(values[key].value), values[key].line);
+  return out.done();
+}
+
+}  // namespace strata::io
