@@ -72,7 +72,7 @@ bool is_clover_in(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const std::vector<std::string> w = words(line);
-    if (!w.empty()) return lower(w[0]) == "*clover";
+    if (!w.empty() && lower(w[0]) == "*clover") return true;
   }
   return false;
 }

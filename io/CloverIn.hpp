@@ -12,7 +12,8 @@
 
 namespace strata::io {
 
-//! True when `text` holds a `*clover` block rather than a YAML deck.
+//! True when `text` holds a `*clover` block (lines before it are ignored, as
+//! the reference codes do) rather than a YAML deck.
 bool is_clover_in(const std::string& text);
 
 struct TranslatedDeck {
