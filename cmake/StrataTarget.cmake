@@ -14,8 +14,9 @@ function(strata_configure_target target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STRATA_WARNINGS}>)
   # Host row loops carry '#pragma omp simd'; honour it even in Serial-only
   # builds. In CUDA builds the host side of every source goes through
-  # -Xcompiler, or the host slab would lose its vector code.
-  set(host_flags -fopenmp-simd)
+  # -Xcompiler, or the host slab would lose its vector code. Nothing reads
+  # errno, and setting it keeps sqrt out of vector loops.
+  set(host_flags -fopenmp-simd -fno-math-errno)
   if(STRATA_NATIVE)
     list(APPEND host_flags -march=native)
   endif()

@@ -10,8 +10,9 @@
 //!   Neumann   (du/dn = 0):         ghost = mirror
 //! A reflective wall is Neumann for scalars and tangential vector components
 //! and Dirichlet 0 for the normal component, hence one condition per axis.
-//! Layers are filled from the wall outwards, both sides of an axis per layer,
-//! so a mirror that reaches past a thin box reads layers already filled.
+//! Where a mirror reaches past a thin box into the other side's ghosts,
+//! layers are filled from the wall outwards, both sides per layer, so it
+//! reads layers already filled; otherwise each side is one launch.
 //! Ghosts of the other faces come from neighbours and must be in place first.
 //! Axes are filled in order x, y, z, each spanning the ghosts already present
 //! (neighbour faces and the walls of earlier axes), so edges and corners come
@@ -77,12 +78,14 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
     const double offset = condition.kind == WallKind::Dirichlet ? 2.0 * condition.value : 0.0;
     // Ghosts start beyond the wall node of a staggered axis.
     const int low_ghosts = owned.lo[axis], high_ghosts = owned.hi[axis] + s[axis];
-    for (int layer = 0; layer < h; ++layer) {
+    const int layers_per_launch = owned.extent(axis) >= h + condition.mirror_inset ? h : 1;
+    for (int first = 0; first < h; first += layers_per_launch) {
+      const int last = first + layers_per_launch;
       for (int side = 0; side < 2; ++side) {
         if (!is_wall[axis][side]) continue;
         const auto ghost_slab = [&](Box b) {
-          b.lo[axis] = side == 0 ? low_ghosts - 1 - layer : high_ghosts + layer;
-          b.hi[axis] = b.lo[axis] + 1;
+          b.lo[axis] = side == 0 ? low_ghosts - last : high_ghosts + first;
+          b.hi[axis] = side == 0 ? low_ghosts - first : high_ghosts + last;
           return b;
         };
         std::vector<Box> pieces;

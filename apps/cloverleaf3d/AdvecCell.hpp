@@ -7,6 +7,7 @@
 
 #include "apps/cloverleaf3d/Directional.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
+#include "apps/cloverleaf3d/MinMax.hpp"
 #include "framework/CellArray.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -48,35 +49,39 @@ KOKKOS_FORCEINLINE_FUNCTION double cell_limiter(double upwind, double donor, dou
   if (!(diffuw * diffdw > 0.0)) return 0.0;
   constexpr double one_by_six = 1.0 / 6.0;
   return (1.0 - sigma) * ::copysign(1.0, diffdw) *
-         ::fmin(::fabs(diffuw), ::fmin(::fabs(diffdw), one_by_six * (sigma3 * ::fabs(diffuw) + sigma4 * ::fabs(diffdw))));
+         smaller(::fabs(diffuw), smaller(::fabs(diffdw), one_by_six * (sigma3 * ::fabs(diffuw) + sigma4 * ::fabs(diffdw))));
 }
 
-//! Mass and energy fluxes through the faces normal to `Axis`.
+//! Mass and energy fluxes through the faces normal to `Axis`: face g lies
+//! between cells g-1 and g; the donor is the cell the flow comes from.
 template <int Axis>
 struct AdvecCellFlux {
-  int upwind_limit;  //!< highest cell index the upwind cell may take (the slab's last ghost used)
+  int upwind_limit;  //!< highest cell the upwind cell may be (the reference clamps it to the slab's ghosts)
   CellArray<const double> vol_flux, pre_vol, density1, energy1;
   CellArray<double> mass_flux, ener_flux;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int g = coordinate<Axis>(i, j, k);
     const double vf = vol_flux(i, j, k);
     const bool forward = vf > 0.0;
-    const int upwind = forward ? g - 2 : (g + 1 < upwind_limit ? g + 1 : upwind_limit);
-    const int donor = forward ? g - 1 : g;
-    const int downwind = forward ? g : g - 1;
-    const double donor_volume = along<Axis>(pre_vol, i, j, k, donor);
+    const bool clamped = coordinate<Axis>(i, j, k) + 1 > upwind_limit;
+    const auto pick = [&](const CellArray<const double>& q, double& upwind, double& donor, double& downwind) {
+      const double m2 = shifted<Axis>(q, i, j, k, -2), m1 = shifted<Axis>(q, i, j, k, -1), c = q(i, j, k),
+                   p1 = shifted<Axis>(q, i, j, k, 1);
+      upwind = forward ? m2 : (clamped ? c : p1);
+      donor = forward ? m1 : c;
+      downwind = forward ? c : m1;
+    };
+    const double donor_volume = forward ? shifted<Axis>(pre_vol, i, j, k, -1) : pre_vol(i, j, k);
     const double sigmat = ::fabs(vf) / donor_volume;
     const double sigma3 = (1.0 + sigmat);  // times vertexdx(face)/vertexdx(dif) = 1 on a uniform mesh
     const double sigma4 = 2.0 - sigmat;
-    const double d_donor = along<Axis>(density1, i, j, k, donor);
-    const double mf = vf * (d_donor + cell_limiter(along<Axis>(density1, i, j, k, upwind), d_donor,
-                                                   along<Axis>(density1, i, j, k, downwind), sigmat, sigma3, sigma4));
+    double upwind, donor, downwind;
+    pick(density1, upwind, donor, downwind);
+    const double mf = vf * (donor + cell_limiter(upwind, donor, downwind, sigmat, sigma3, sigma4));
     mass_flux(i, j, k) = mf;
-    const double sigmam = ::fabs(mf) / (d_donor * donor_volume);
-    const double e_donor = along<Axis>(energy1, i, j, k, donor);
-    ener_flux(i, j, k) = mf * (e_donor + cell_limiter(along<Axis>(energy1, i, j, k, upwind), e_donor,
-                                                      along<Axis>(energy1, i, j, k, downwind), sigmam, sigma3, sigma4));
+    const double sigmam = ::fabs(mf) / (donor * donor_volume);
+    pick(energy1, upwind, donor, downwind);
+    ener_flux(i, j, k) = mf * (donor + cell_limiter(upwind, donor, downwind, sigmam, sigma3, sigma4));
   }
 };
 
@@ -87,12 +92,11 @@ struct AdvecCellUpdate {
   CellArray<double> density1, energy1;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int g1 = coordinate<Axis>(i, j, k) + 1;
     const double pre_mass = density1(i, j, k) * pre_vol(i, j, k);
-    const double post_mass = pre_mass + mass_flux(i, j, k) - along<Axis>(mass_flux, i, j, k, g1);
+    const double post_mass = pre_mass + mass_flux(i, j, k) - shifted<Axis>(mass_flux, i, j, k, 1);
     const double post_ener =
-        (energy1(i, j, k) * pre_mass + ener_flux(i, j, k) - along<Axis>(ener_flux, i, j, k, g1)) / post_mass;
-    const double advec_vol = pre_vol(i, j, k) + vol_flux(i, j, k) - along<Axis>(vol_flux, i, j, k, g1);
+        (energy1(i, j, k) * pre_mass + ener_flux(i, j, k) - shifted<Axis>(ener_flux, i, j, k, 1)) / post_mass;
+    const double advec_vol = pre_vol(i, j, k) + vol_flux(i, j, k) - shifted<Axis>(vol_flux, i, j, k, 1);
     density1(i, j, k) = post_mass / advec_vol;
     energy1(i, j, k) = post_ener;
   }

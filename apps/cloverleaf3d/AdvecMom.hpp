@@ -6,6 +6,7 @@
 
 #include "apps/cloverleaf3d/Directional.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
+#include "apps/cloverleaf3d/MinMax.hpp"
 #include "framework/CellArray.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -67,8 +68,7 @@ struct NodeMass {
                                  d(i, j - 1, k - 1) * v(i, j - 1, k - 1) + d(i, j, k - 1) * v(i, j, k - 1) +
                                  d(i - 1, j - 1, k - 1) * v(i - 1, j - 1, k - 1) + d(i - 1, j, k - 1) * v(i - 1, j, k - 1));
     node_mass_post(i, j, k) = post;
-    node_mass_pre(i, j, k) =
-        post - along<Axis>(node_flux, i, j, k, coordinate<Axis>(i, j, k) - 1) + node_flux(i, j, k);
+    node_mass_pre(i, j, k) = post - shifted<Axis>(node_flux, i, j, k, -1) + node_flux(i, j, k);
   }
 };
 
@@ -81,23 +81,20 @@ struct MomentumFlux {
   CellArray<double> mom_flux;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int g = coordinate<Axis>(i, j, k);
     const double flux = node_flux(i, j, k);
     const bool backward = flux < 0.0;
-    const int upwind = backward ? g + 2 : g - 1;
-    const int donor = backward ? g + 1 : g;
-    const int downwind = backward ? g : g + 1;
-    const double sigma = ::fabs(flux) / along<Axis>(node_mass_pre, i, j, k, donor);
-    const double v_donor = along<Axis>(vel1, i, j, k, donor);
-    const double vdiffuw = v_donor - along<Axis>(vel1, i, j, k, upwind);
-    const double vdiffdw = along<Axis>(vel1, i, j, k, downwind) - v_donor;
-    double limiter = 0.0;
-    if (vdiffuw * vdiffdw > 0.0) {
-      const double auw = ::fabs(vdiffuw), adw = ::fabs(vdiffdw);
-      const double wind = vdiffdw <= 0.0 ? -1.0 : 1.0;
-      limiter = wind * ::fmin(width * ((2.0 - sigma) * adw / width + (1.0 + sigma) * auw / width) / 6.0,
-                              ::fmin(auw, adw));
-    }
+    const double m1 = shifted<Axis>(vel1, i, j, k, -1), c = vel1(i, j, k), p1 = shifted<Axis>(vel1, i, j, k, 1),
+                 p2 = shifted<Axis>(vel1, i, j, k, 2);
+    const double upwind = backward ? p2 : m1, v_donor = backward ? p1 : c, downwind = backward ? c : p1;
+    const double donor_mass = backward ? shifted<Axis>(node_mass_pre, i, j, k, 1) : node_mass_pre(i, j, k);
+    const double sigma = ::fabs(flux) / donor_mass;
+    const double vdiffuw = v_donor - upwind;
+    const double vdiffdw = downwind - v_donor;
+    const double auw = ::fabs(vdiffuw), adw = ::fabs(vdiffdw);
+    const double wind = vdiffdw <= 0.0 ? -1.0 : 1.0;
+    const double limited = wind * smaller(width * ((2.0 - sigma) * adw / width + (1.0 + sigma) * auw / width) / 6.0,
+                                         smaller(auw, adw));
+    const double limiter = vdiffuw * vdiffdw > 0.0 ? limited : 0.0;
     mom_flux(i, j, k) = (v_donor + (1.0 - sigma) * limiter) * flux;
   }
 };
@@ -109,7 +106,7 @@ struct MomentumUpdate {
   CellArray<double> vel1;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const double in = along<Axis>(mom_flux, i, j, k, coordinate<Axis>(i, j, k) - 1);
+    const double in = shifted<Axis>(mom_flux, i, j, k, -1);
     vel1(i, j, k) = (vel1(i, j, k) * node_mass_pre(i, j, k) + in - mom_flux(i, j, k)) / node_mass_post(i, j, k);
   }
 };

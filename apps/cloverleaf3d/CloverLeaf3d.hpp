@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace strata::cloverleaf {
 
@@ -260,16 +261,16 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   // acceleration, PdV corrector and the face volume fluxes.
   void lagrangian_step(double dt, Timers& timers) {
     const Mesh mesh = mesh_;
-    const auto pdv = [&](bool predict) {
+    const auto pdv = [&](auto predict) {
       auto t = timers.time("PdV");
       domain_.launch(bounds(0, 0), [=](const auto& f) {
-        return PdV{mesh, dt, predict, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
+        return PdV<decltype(predict)::value>{mesh, dt, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
                    f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
                    f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
                    f[ENERGY1].cells()};
       });
     };
-    pdv(true);
+    pdv(std::true_type());
     {
       auto t = timers.time("ideal gas");
       ideal_gas(DENSITY1, ENERGY1);
@@ -289,7 +290,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
                           f[YVEL1].cells(), f[ZVEL1].cells()};
       });
     }
-    pdv(false);
+    pdv(std::false_type());
     auto t = timers.time("flux calc");
     domain_.launch(bounds_along(X, 0, 1, 0, 0), [=](const auto& f) {
       return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};

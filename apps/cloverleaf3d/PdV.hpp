@@ -12,10 +12,12 @@
 
 namespace strata::cloverleaf {
 
+//! `Predict`: the predictor (a compile-time choice, so the selects below
+//! cost nothing and the cell loop vectorises).
+template <bool Predict>
 struct PdV {
   Mesh mesh;
   double dt;
-  bool predict;
   CellArray<const double> density0, energy0, pressure, viscosity;
   CellArray<const double> xvel0, yvel0, zvel0, xvel1, yvel1, zvel1;  //!< xvel1.. unread when predicting
   CellArray<double> density1, energy1;
@@ -39,10 +41,10 @@ struct PdV {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const CellArray<const double>& xw = predict ? xvel0 : xvel1;
-    const CellArray<const double>& yw = predict ? yvel0 : yvel1;
-    const CellArray<const double>& zw = predict ? zvel0 : zvel1;
-    const double half = predict ? 0.5 : 1.0;
+    const CellArray<const double>& xw = Predict ? xvel0 : xvel1;
+    const CellArray<const double>& yw = Predict ? yvel0 : yvel1;
+    const CellArray<const double>& zw = Predict ? zvel0 : zvel1;
+    const double half = Predict ? 0.5 : 1.0;
     const double left = (mesh.xarea() * x_face(xvel0, xw, i, j, k)) * 0.125 * dt * half;
     const double right = (mesh.xarea() * x_face(xvel0, xw, i + 1, j, k)) * 0.125 * dt * half;
     const double bottom = (mesh.yarea() * y_face(yvel0, yw, i, j, k)) * 0.125 * dt * half;

@@ -6,6 +6,7 @@
 
 #include "apps/cloverleaf3d/CloverParams.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
+#include "apps/cloverleaf3d/MinMax.hpp"
 #include "framework/CellArray.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -29,24 +30,24 @@ struct TimestepLimit {
   KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const {
     constexpr double g_small = double(1.0e-16f);  // the reference's single-precision constant
     const double volume = mesh.volume();
-    const double min_width = ::fmin(mesh.dx, ::fmin(mesh.dy, mesh.dz));
+    const double min_width = smaller(mesh.dx, smaller(mesh.dy, mesh.dz));
     const double ds = 1.0 / (min_width * min_width);
     double cc = soundspeed(i, j, k) * soundspeed(i, j, k);
     cc = cc + 2.0 * viscosity(i, j, k) / density0(i, j, k);
-    const double dtct = dtc_safe * 1.0 / ::fmax(::sqrt(ds * cc), g_small);
+    const double dtct = dtc_safe * 1.0 / larger(::sqrt(ds * cc), g_small);
 
     const double du1 = (xvel0(i, j, k) + xvel0(i, j + 1, k) + xvel0(i, j, k + 1) + xvel0(i, j + 1, k + 1)) * mesh.xarea();
     const double du2 = (xvel0(i + 1, j, k) + xvel0(i + 1, j + 1, k) + xvel0(i + 1, j, k + 1) + xvel0(i + 1, j + 1, k + 1)) * mesh.xarea();
-    const double dtut = dtu_safe * 4.0 * volume / ::fmax(::fabs(du1), ::fmax(::fabs(du2), 1.0e-5 * volume));
+    const double dtut = dtu_safe * 4.0 * volume / larger(::fabs(du1), larger(::fabs(du2), 1.0e-5 * volume));
     const double dv1 = (yvel0(i, j, k) + yvel0(i + 1, j, k) + yvel0(i, j, k + 1) + yvel0(i + 1, j, k + 1)) * mesh.yarea();
     const double dv2 = (yvel0(i, j + 1, k) + yvel0(i + 1, j + 1, k) + yvel0(i, j + 1, k + 1) + yvel0(i + 1, j + 1, k + 1)) * mesh.yarea();
-    const double dtvt = dtv_safe * 4.0 * volume / ::fmax(::fabs(dv1), ::fmax(::fabs(dv2), 1.0e-5 * volume));
+    const double dtvt = dtv_safe * 4.0 * volume / larger(::fabs(dv1), larger(::fabs(dv2), 1.0e-5 * volume));
     const double dw1 = (zvel0(i, j, k) + zvel0(i, j + 1, k) + zvel0(i + 1, j, k) + zvel0(i + 1, j + 1, k)) * mesh.zarea();
     const double dw2 = (zvel0(i, j, k + 1) + zvel0(i, j + 1, k + 1) + zvel0(i + 1, j, k + 1) + zvel0(i + 1, j + 1, k + 1)) * mesh.zarea();
-    const double dtwt = dtw_safe * 4.0 * volume / ::fmax(::fabs(dw1), ::fmax(::fabs(dw2), 1.0e-5 * volume));
+    const double dtwt = dtw_safe * 4.0 * volume / larger(::fabs(dw1), larger(::fabs(dw2), 1.0e-5 * volume));
     const double div = du2 - du1 + dv2 - dv1 + dw2 - dw1;
-    const double dtdivt = dtdiv_safe * 4.0 * volume / ::fmax(volume * 1.0e-05, ::fabs(div));
-    return ::fmin(dtct, ::fmin(dtut, ::fmin(dtvt, ::fmin(dtwt, dtdivt))));
+    const double dtdivt = dtdiv_safe * 4.0 * volume / larger(volume * 1.0e-05, ::fabs(div));
+    return smaller(dtct, smaller(dtut, smaller(dtvt, smaller(dtwt, dtdivt))));
   }
 };
 

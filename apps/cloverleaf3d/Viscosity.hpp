@@ -5,6 +5,7 @@
 //! (a shock), limited by the cell size across the pressure gradient.
 
 #include "apps/cloverleaf3d/Mesh.hpp"
+#include "apps/cloverleaf3d/MinMax.hpp"
 #include "framework/CellArray.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -52,20 +53,19 @@ struct Viscosity {
     const double pgradx2 = pgradx * pgradx, pgrady2 = pgrady * pgrady, pgradz2 = pgradz * pgradz;
     const double limiter = (xx * pgradx2 + yy * pgrady2 + zz * pgradz2 + xy * pgradx * pgrady +
                             xz * pgradx * pgradz + yz * pgrady * pgradz) /
-                           ::fmax(pgradx2 + pgrady2 + pgradz2, 1.0e-16);
-    if (limiter > 0.0 || div >= 0.0) {
-      viscosity(i, j, k) = 0.0;
-      return;
-    }
-    pgradx = ::copysign(::fmax(1.0e-16, ::fabs(pgradx)), pgradx);
-    pgrady = ::copysign(::fmax(1.0e-16, ::fabs(pgrady)), pgrady);
-    pgradz = ::copysign(::fmax(1.0e-16, ::fabs(pgradz)), pgradz);
+                           larger(pgradx2 + pgrady2 + pgradz2, 1.0e-16);
+    // Computed in every cell and selected, so the cell loop vectorises;
+    // the guards keep the divisions finite where the result is discarded.
+    pgradx = ::copysign(larger(1.0e-16, ::fabs(pgradx)), pgradx);
+    pgrady = ::copysign(larger(1.0e-16, ::fabs(pgrady)), pgrady);
+    pgradz = ::copysign(larger(1.0e-16, ::fabs(pgradz)), pgradz);
     const double pgrad = ::sqrt(pgradx * pgradx + pgrady * pgrady + pgradz * pgradz);
     const double xgrad = ::fabs(dx * pgrad / pgradx);
     const double ygrad = ::fabs(dy * pgrad / pgrady);
     const double zgrad = ::fabs(dz * pgrad / pgradz);
-    const double grad = ::fmin(xgrad, ::fmin(ygrad, zgrad));
-    viscosity(i, j, k) = 2.0 * density0(i, j, k) * grad * grad * limiter * limiter;
+    const double grad = smaller(xgrad, smaller(ygrad, zgrad));
+    const bool shock = !(limiter > 0.0 || div >= 0.0);
+    viscosity(i, j, k) = shock ? 2.0 * density0(i, j, k) * grad * grad * limiter * limiter : 0.0;
   }
 };
 

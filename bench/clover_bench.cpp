@@ -1,0 +1,102 @@
+//! CloverLeaf 3D on the host space: time per step, and per kernel phase
+//! its seconds, share of the step and effective bandwidth, beside the copy
+//! bandwidth measured in the same run. Bytes are counted as OPS counts them:
+//! every field a kernel reads or writes moves 8 bytes per cell (16 when it
+//! reads and writes it), per launch. Halo and wall phases are timed only.
+//! Usage: clover_bench [DECK] (default inputs/clover_bm_short.in); MPI ranks
+//! split the grid as the deck says.
+
+#include "apps/cloverleaf3d/CloverDeck.hpp"
+#include "apps/cloverleaf3d/CloverLeaf3d.hpp"
+#include "bench/Measure.hpp"
+#include "framework/FloatingPoint.hpp"
+#include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <cstdio>
+#include <map>
+#include <string>
+
+namespace {
+
+using namespace strata;
+using Exec = Kokkos::DefaultHostExecutionSpace;
+
+// Fields moved per cell per step by each kernel phase of CloverLeaf3d
+// (a field both read and written counts twice); 8 bytes each.
+const std::map<std::string, double> fields_per_cell = {
+    {"ideal gas", 2 * 4.0},             // twice: density, energy in; pressure, sound speed out
+    {"viscosity", 6.0},                 // density, pressure, 3 velocities in; viscosity out
+    {"timestep", 6.0},                  // density, viscosity, sound speed, 3 velocities
+    {"PdV", 9.0 + 12.0},                // predictor (7 in, 2 out) and corrector (10 in, 2 out)
+    {"revert", 4.0},
+    {"accelerate", 9.0},                // 6 in, 3 out
+    {"flux calc", 9.0},                 // 3 x (2 velocities in, 1 flux out)
+    {"cell advection", 3 * 18.0},       // per sweep: volume 4, fluxes 6, update 8
+    {"momentum advection", 3 * 39.0},   // per sweep: volumes 5, node flux 2, node mass 5, 3 x (flux 4 + update 5)
+    {"reset", 10.0},                    // 5 fields copied
+};
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+  flush_subnormals_to_zero();
+  MPI_Init(&argc, &argv);
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const std::string path = argc > 1 && argv[1][0] != '-' ? argv[1] : STRATA_SOURCE_DIR "/inputs/clover_bm_short.in";
+    io::Deck deck = io::Deck::load(path);
+    const io::RunConfig config = io::read_run_config(deck);
+    const cloverleaf::CloverParams params = cloverleaf::read_clover_deck(deck, config);
+    const auto& n = config.grid.cells;
+    const Decomposition d(MPI_COMM_WORLD, box_of_size(n[X], n[Y], n[Z]), config.decomposition.dims, config.grid.periodic);
+    const double copy_gbs = bench::copy_bandwidth<Exec>();
+    cloverleaf::CloverLeaf3d<Exec, Exec> clover(config.grid, params, d, config.halo, HybridSettings{});
+    const int steps = config.time.steps.value_or(100);
+    Timers timers;
+    double time = 0.0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = Timers::now();
+    for (int s = 0; s < steps; ++s) {
+      const double dt = clover.next_dt(timers);
+      clover.advance(time, dt, timers);
+      time += dt;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double wall = Timers::now() - t0;
+    const auto stats = timers.reduce(MPI_COMM_WORLD);
+    const double cells = double(d.global().num_cells());
+    const double cells_per_rank = cells / d.size();
+    if (rank == 0) {
+      std::printf("clover_bench: %s, %dx%dx%d cells, %d steps, %d rank(s) x %d %s threads\n", path.c_str(), n[X],
+                  n[Y], n[Z], steps, d.size(), Exec().concurrency(), Exec::name());
+      std::printf("copy bandwidth %.2f GB/s per rank; total %.3f s, %.2f ms/step, %.3e cells/s\n", copy_gbs, wall,
+                  1e3 * wall / steps, cells * steps / wall);
+      std::printf("%-20s %9s %7s %9s %8s\n", "phase (max rank)", "seconds", "% step", "GB/s", "% copy");
+      double modelled = 0.0, modelled_seconds = 0.0;
+      for (const auto& [name, s] : stats) {
+        const auto fields = fields_per_cell.find(name);
+        if (fields == fields_per_cell.end()) {
+          std::printf("%-20s %9.3f %6.1f%% %9s %8s\n", name.c_str(), s.max, 100.0 * s.max / wall, "-", "-");
+          continue;
+        }
+        const double bytes = 8.0 * fields->second;
+        const double gbs = bytes * cells_per_rank * steps / s.max * 1e-9;
+        modelled += bytes;
+        modelled_seconds += s.max;
+        std::printf("%-20s %9.3f %6.1f%% %9.2f %7.1f%%\n", name.c_str(), s.max, 100.0 * s.max / wall, gbs,
+                    100.0 * gbs / copy_gbs);
+      }
+      const double gbs = modelled * cells_per_rank * steps / modelled_seconds * 1e-9;
+      std::printf("%-20s %9.3f %6.1f%% %9.2f %7.1f%%  (%.0f bytes/cell/step)\n", "kernels", modelled_seconds,
+                  100.0 * modelled_seconds / wall, gbs, 100.0 * gbs / copy_gbs, modelled);
+    }
+  }
+  MPI_Finalize();
+  return 0;
+}
