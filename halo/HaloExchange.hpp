@@ -23,8 +23,15 @@ class HaloExchange {
   //! (GPU-aware MPI; see halo/GpuAwareMpi.hpp).
   HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, int num_fields,
                const ExecSpace& exec = ExecSpace(), bool device_messages = false)
-      : messages_(decomposition, width, shape, num_fields, device_messages),
-        packer_(messages_, decomposition.local().lo[Z], decomposition.local().hi[Z], width, exec) {}
+      : HaloExchange(decomposition, width, shape, std::vector<Stagger>(num_fields), exec, device_messages) {}
+
+  //! Fields placed as `fields` says (framework/Stagger.hpp).
+  HaloExchange(const Decomposition& decomposition, int width, HaloShape shape,
+               const std::vector<Stagger>& fields, const ExecSpace& exec = ExecSpace(),
+               bool device_messages = false)
+      : messages_(decomposition, width, shape, fields, device_messages),
+        // One partition unpacks every layer: the staggered one past the width included.
+        packer_(messages_, decomposition.local().lo[Z], decomposition.local().hi[Z], width + 1, exec) {}
 
   //! Posts receives, packs `fields` and sends. A second start while one is
   //! pending is an error.

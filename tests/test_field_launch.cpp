@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 namespace strata {
 namespace {
 
@@ -133,6 +135,55 @@ TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
               << "cell " << i << "," << j << "," << k;
         }
   }
+}
+
+// A flux through x-faces, as CloverLeaf mirrors it: odd across x-walls
+// about the wall face (which it owns), even along the y- and z-walls, about
+// the outermost cell centre on y. y is two cells thin, so the second y layer
+// mirrors the first layer of the other side. Only `depth` of the 3 layers.
+TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
+  using Exec = TypeParam;
+  const Box owned{{0, 0, 0}, {5, 2, 4}};
+  const int ghosts = 3, depth = 2;
+  const Stagger s = face_centred(X);
+  const FaceMask walls = all_faces();
+  WallCondition odd{WallKind::Dirichlet, 0.0}, even{WallKind::Neumann, 0.0}, inset = even;
+  inset.mirror_inset = 1;
+  const WallConditions conditions{odd, inset, even};
+  Field<typename Exec::memory_space> f("f", owned, ghosts, s);
+  const auto u = f.cells();
+  for_each_cell("fill", Exec(), f.allocated(),
+                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+  fill_wall_ghosts(Exec(), f, walls, conditions, WallFill::All, depth);
+  Exec().fence();
+  const auto h = host_copy(f);
+  const Box valid = valid_box(owned, s), a = f.allocated();
+  // Reflect until inside the valid box, as the layers were filled.
+  const std::function<double(std::array<int, 3>)> expected = [&](std::array<int, 3> idx) {
+    for (int ax = 0; ax < 3; ++ax) {
+      const int inset_ax = conditions[ax].mirror_inset;
+      const double sign = conditions[ax].kind == WallKind::Dirichlet ? -1.0 : 1.0;
+      if (idx[ax] < valid.lo[ax]) {
+        idx[ax] = 2 * owned.lo[ax] - 1 + s[ax] + inset_ax - idx[ax];
+        return sign * expected(idx);
+      }
+      if (idx[ax] >= valid.hi[ax]) {
+        idx[ax] = 2 * owned.hi[ax] - 1 + s[ax] - inset_ax - idx[ax];
+        return sign * expected(idx);
+      }
+    }
+    return code_of(idx[0], idx[1], idx[2]);
+  };
+  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+      for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+        const std::array<int, 3> idx{i, j, k};
+        bool beyond_depth = false;
+        for (int ax = 0; ax < 3; ++ax)
+          beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+        const double want = beyond_depth ? code_of(i, j, k) : expected(idx);
+        ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), want) << "value " << i << "," << j << "," << k;
+      }
 }
 
 }  // namespace

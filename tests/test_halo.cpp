@@ -19,47 +19,55 @@ constexpr double poison = -1.0;
 
 double code_of(int i, int j, int k) { return 1e6 * k + 1e3 * j + i + 0.5; }
 
-// Owned cells hold a code of their global index, ghosts hold poison. After an
-// exchange each ghost must hold the code of the cell it stands for (wrapped on
-// periodic axes) or stay poison beyond a wall; with Faces only face ghosts are
-// filled. Checks every allocated cell, so all 26 directions are covered.
+// Owned values (a staggered field's shared last node or face included) hold
+// a code of their global index, ghosts hold poison. After an exchange each
+// ghost must hold the code of the value it stands for (wrapped on periodic
+// axes) or stay poison beyond a wall or past the width; with Faces only face
+// ghosts are filled. Checks every allocated value, so all 26 directions are
+// covered.
 template <class Exec>
 void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bool, 3> periodic,
-                    int width, HaloShape shape, bool unstaged = false) {
+                    int width, HaloShape shape, bool unstaged = false, const Stagger& stagger = cell_centred()) {
   const Decomposition decomposition(MPI_COMM_WORLD, global, grid.dims, periodic);
-  Field<typename Exec::memory_space> f("f", decomposition.local(), width);
+  const bool staggered = stagger != cell_centred();
+  Field<typename Exec::memory_space> f("f", decomposition.local(), width + staggered, stagger);
   Kokkos::deep_copy(f.view(), poison);
   const auto u = f.cells();
-  for_each_cell("code", Exec(), f.owned(),
+  const Box valid = valid_box(f.owned(), stagger);
+  for_each_cell("code", Exec(), valid,
                 KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 1e6 * k + 1e3 * j + i + 0.5; });
   Exec().fence();
 
-  HaloExchange<Exec> halo(decomposition, width, shape, 1, Exec(), unstaged);
+  HaloExchange<Exec> halo(decomposition, width, shape, std::vector<Stagger>{stagger}, Exec(), unstaged);
   Timers timers;
   halo.exchange({f}, timers);
 
   const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
-  const Box owned = f.owned(), a = f.allocated();
+  const Box a = f.allocated();
   for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
     for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
       for (int i = a.lo[X]; i < a.hi[X]; ++i) {
         int idx[3] = {i, j, k};
         int outside = 0;
         bool has_source = true;
+        bool filled = true;
         for (int ax = 0; ax < 3; ++ax) {
-          const bool out = idx[ax] < owned.lo[ax] || idx[ax] >= owned.hi[ax];
+          const bool out = idx[ax] < valid.lo[ax] || idx[ax] >= valid.hi[ax];
           outside += out;
+          filled &= idx[ax] >= valid.lo[ax] - width && idx[ax] < valid.hi[ax] + width;
+          if (!out) continue;
           if (idx[ax] < global.lo[ax] || idx[ax] >= global.hi[ax]) {
             has_source &= periodic[ax];
             const int n = global.extent(ax);
             idx[ax] = global.lo[ax] + ((idx[ax] - global.lo[ax]) % n + n) % n;
           }
         }
-        if (shape == HaloShape::Faces && outside > 1) has_source = false;
+        if ((shape == HaloShape::Faces && outside > 1) || !filled) has_source = false;
         const double expected = has_source ? code_of(idx[0], idx[1], idx[2]) : poison;
         ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected)
             << grid.name << " width " << width << " periodic " << periodic[0] << periodic[1]
-            << periodic[2] << " cell " << i << "," << j << "," << k;
+            << periodic[2] << " stagger " << stagger[0] << stagger[1] << stagger[2] << " cell " << i << ","
+            << j << "," << k;
       }
 }
 
@@ -74,6 +82,19 @@ TYPED_TEST(Halo, GhostsHoldTheirOwnersValues) {
       for (int width = 1; width <= 3; ++width)
         for (HaloShape shape : {HaloShape::Faces, HaloShape::Full})
           check_exchange<TypeParam>(grid, global, periodic, width, shape);
+}
+
+// Node and face fields: the shared last node or face is computed by both
+// neighbours; ghosts are the values beyond it, on every rank grid.
+TYPED_TEST(Halo, StaggeredGhostsLieBeyondTheSharedNode) {
+  const Box global{{-4, 2, 0}, {15, 19, 26}};
+  for (const auto& grid : test::rank_grids(MPI_COMM_WORLD))
+    for (const Stagger& stagger : {node_centred(), face_centred(X), face_centred(Z)})
+      for (const std::array<bool, 3>& periodic :
+           {std::array<bool, 3>{false, false, false}, std::array<bool, 3>{true, false, true}})
+        for (int width = 1; width <= 2; ++width)
+          for (HaloShape shape : {HaloShape::Faces, HaloShape::Full})
+            check_exchange<TypeParam>(grid, global, periodic, width, shape, false, stagger);
 }
 
 // The GPU-aware path hands the pack buffers to MPI without staging copies;
