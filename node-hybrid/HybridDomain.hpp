@@ -88,7 +88,8 @@ struct HybridSettings {
   std::function<void(int, double)> on_tuned;
 };
 
-//! Compute seconds and cells of each slab, accumulated over measured sweeps.
+//! Compute seconds of each slab and the cells it owned, accumulated over
+//! measured steps (so seconds / cells is the compute time per cell and step).
 struct SlabTimes {
   double device_seconds = 0.0, host_seconds = 0.0;
   double device_cells = 0.0, host_cells = 0.0;
@@ -187,6 +188,12 @@ class HybridDomain {
   }
 
   void end_step() {
+    // Per owned cell and step, whatever the step launched (one sweep, or
+    // the many kernels of a multi-kernel app).
+    if (serialize_ && warmup_left_ == 0) {
+      times_.device_cells += double(device_.owned.num_cells());
+      times_.host_cells += double(host_.owned.num_cells());
+    }
     ++step_;
     const double seconds = Timers::now() - sweep_started_;
     total_wall_ += seconds;
@@ -336,7 +343,7 @@ class HybridDomain {
     out << line;
     if (times_.host_cells + times_.device_cells == 0) return;  // no interval was timed
     std::snprintf(line, sizeof line,
-                  "hybrid: compute per cell: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
+                  "hybrid: compute per cell and step: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
                   ns_host, ns_device, HostExec::name(), DeviceExec::name());
     out << line;
     if (host_only > 0.0 && device_only > 0.0) {
@@ -450,7 +457,6 @@ class HybridDomain {
       for (int r = 0; r < settings_.device_kernel_repeats; ++r)
         for (const Box& b : device_boxes) {
           for_each_cell("strata::device_slab", device_.exec, b, kernel);
-          times_.device_cells += measure && r == 0 ? b.num_cells() : 0;
         }
       if (measure) device_.exec.fence();
     }
@@ -469,7 +475,6 @@ class HybridDomain {
             messages_.test();
           }
         }
-        times_.host_cells += measure ? b.num_cells() : 0;
       }
       host_.exec.fence();
     }

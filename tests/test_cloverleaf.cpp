@@ -119,21 +119,32 @@ std::vector<double> last_summary(const std::string& out) {
   return values;
 }
 
-// The reference code's test problem 1 from its clover.in format, on up to
-// five ranks along x (10 cells): the summary at step 75 as published, and
-// the PASSED verdict on the final kinetic energy.
+// The reference code's test problem 1, from its clover.in format and from
+// the equivalent YAML deck, on up to five ranks along x (10 cells): the
+// summary at step 75 as published, and the PASSED verdict on the final
+// kinetic energy; both decks print the same summaries.
 TEST(CloverLeafReference, TestProblem1MatchesThePublishedSummary) {
   if (test::world_size() > 5) GTEST_SKIP() << "10 cells along x for at most 5 ranks";
-  const test::DriverRun run =
-      test::run_driver(MPI_COMM_WORLD, {data_dir + "/../inputs/clover_test1.in", "--set",
-                                        "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]"});
+  const std::string dims = "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]";
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, {data_dir + "/../inputs/clover_test1.in", "--set", dims});
+  const test::DriverRun yaml = test::run_driver(MPI_COMM_WORLD, {data_dir + "/../inputs/clover_test1.yaml", "--set", dims});
   ASSERT_EQ(run.code, 0) << run.err;
+  ASSERT_EQ(yaml.code, 0) << yaml.err;
   if (test::world_rank() != 0) return;
   EXPECT_NE(run.out.find("test problem 1: kinetic energy"), std::string::npos);
   EXPECT_NE(run.out.find("-> PASSED"), std::string::npos) << run.out;
   const std::vector<double> expected = {40.0, 24.0, 0.6, 0.50123942, 50.123942, 3.6456074, 53.769550};
   const std::vector<double> got = last_summary(run.out);
   for (std::size_t n = 0; n < expected.size(); ++n) EXPECT_NEAR(got[n], expected[n], 1e-7 * expected[n]) << n;
+  const auto summaries = [](const std::string& out) {
+    std::string lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind(" step:", 0) == 0) lines += line + "\n";
+    return lines;
+  };
+  EXPECT_EQ(summaries(run.out), summaries(yaml.out));
+  EXPECT_EQ(summaries(run.out).size(), 5 * summaries(run.out).find('\n') + 5);  // steps 0, 25, 50, 75 and the final one
 }
 
 }  // namespace
