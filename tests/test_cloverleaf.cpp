@@ -1,4 +1,5 @@
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
+#include "io/ParallelHdf5.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
 #include "tests/DriverRun.hpp"
@@ -8,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 #include <vector>
 
@@ -145,6 +147,34 @@ TEST(CloverLeafReference, TestProblem1MatchesThePublishedSummary) {
   };
   EXPECT_EQ(summaries(run.out), summaries(yaml.out));
   EXPECT_EQ(summaries(run.out).size(), 5 * summaries(run.out).find('\n') + 5);  // steps 0, 25, 50, 75 and the final one
+}
+
+// visit_frequency output: every 25 steps an HDF5 file of the cell fields and
+// its XDMF, and a series; the pressure written is that of the state written.
+TEST(CloverLeafReference, WritesTheCellFieldsAtTheVisitFrequency) {
+  if (test::world_size() > 5) GTEST_SKIP() << "10 cells along x for at most 5 ranks";
+  namespace fs = std::filesystem;
+  const std::string dir = (fs::temp_directory_path() / ("strata-clover-" + std::to_string(test::world_size()))).string();
+  if (test::world_rank() == 0) fs::remove_all(dir);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const test::DriverRun run = test::run_driver(
+      MPI_COMM_WORLD, {data_dir + "/../inputs/clover_test1.in", "--set", "output.write_every=25", "--set",
+                       "output.dir=" + dir, "--set",
+                       "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  for (const char* file : {"cloverleaf3d.xmf", "cloverleaf3d_000025.h5", "cloverleaf3d_000050.xmf", "cloverleaf3d_000075.h5"})
+    EXPECT_TRUE(fs::exists(dir + "/" + file)) << file;
+  const Box global = box_of_size(10, 2, 2);
+  const io::Hdf5Reader file(MPI_COMM_WORLD, dir + "/cloverleaf3d_000075.h5");
+  const HostBlock density = file.read_field("density", global, global);
+  const HostBlock energy = file.read_field("energy", global, global);
+  const HostBlock pressure = file.read_field("pressure", global, global);
+  double mass = 0.0;  // cells of volume 1
+  for (std::size_t n = 0; n < density.size(); ++n) {
+    mass += density.data()[n];
+    EXPECT_EQ(pressure.data()[n], (1.4 - 1.0) * density.data()[n] * energy.data()[n]) << n;
+  }
+  EXPECT_NEAR(mass, 24.0, 1e-7 * 24.0);  // the published summary's mass at step 75
 }
 
 }  // namespace
