@@ -3,6 +3,7 @@
 #include "io/CloverIn.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -204,6 +205,18 @@ double DeckSection::get<double>(const std::string& key) {
   double v = 0;
   if (!convert_scalar(child(key), v)) fail_type(key, "a number");
   record(key, YAML::Node(v));
+  return v;
+}
+
+double DeckSection::get_positive(const std::string& key, double fallback) {
+  const double v = get(key, fallback);
+  if (!(v > 0.0 && std::isfinite(v))) fail(key, "must be a finite number > 0");
+  return v;
+}
+
+double DeckSection::get_positive(const std::string& key) {
+  const double v = get<double>(key);
+  if (!(v > 0.0 && std::isfinite(v))) fail(key, "must be a finite number > 0");
   return v;
 }
 

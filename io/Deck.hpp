@@ -45,6 +45,11 @@ class DeckSection {
     return fallback;
   }
 
+  //! A finite number > 0: the value of `key`, or `fallback` when absent.
+  double get_positive(const std::string& key, double fallback);
+  //! The same for a required key.
+  double get_positive(const std::string& key);
+
   //! The value of an optional key without a default.
   template <class T>
   std::optional<T> get_optional(const std::string& key) {

@@ -1,22 +1,14 @@
 #include "apps/cardiac/CardiacParams.hpp"
 
-#include <cmath>
+#include <utility>
 
 namespace strata::cardiac {
 
 CardiacParams read_cardiac_params(io::DeckSection section) {
   CardiacParams p;
-  const auto positive = [&](const char* key, double& value) {
-    value = section.get(key, value);
-    if (!(value > 0.0 && std::isfinite(value))) section.fail(key, "must be a finite number > 0");
-  };
-  positive("diffusion", p.diffusion);
-  positive("a", p.a);
-  positive("b", p.b);
-  positive("k", p.k);
-  positive("mu1", p.mu1);
-  positive("mu2", p.mu2);
-  positive("epsilon", p.epsilon);
+  for (auto [key, value] : {std::pair<const char*, double*>{"diffusion", &p.diffusion}, {"a", &p.a}, {"b", &p.b},
+                            {"k", &p.k}, {"mu1", &p.mu1}, {"mu2", &p.mu2}, {"epsilon", &p.epsilon}})
+    *value = section.get_positive(key, *value);
   p.reaction = section.get("reaction", p.reaction);
   p.s1_width = section.get("s1_width", p.s1_width);
   if (!(p.s1_width >= 0.0 && p.s1_width <= 1.0)) section.fail("s1_width", "must be in [0, 1]");

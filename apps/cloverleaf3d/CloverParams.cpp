@@ -12,8 +12,7 @@ namespace {
 
 State read_state(io::DeckSection s, bool background, const std::array<double, 3>& cell_size) {
   State state;
-  state.density = s.get<double>("density");
-  if (!(state.density > 0.0 && std::isfinite(state.density))) s.fail("density", "must be a finite number > 0");
+  state.density = s.get_positive("density");
   state.energy = s.get<double>("energy");
   if (!(state.energy >= 0.0 && std::isfinite(state.energy))) s.fail("energy", "must be a finite number >= 0");
   state.velocity = {s.get("xvel", 0.0), s.get("yvel", 0.0), s.get("zvel", 0.0)};
@@ -56,13 +55,9 @@ CloverParams read_clover_params(io::DeckSection section, const std::array<double
       states.fail(ids.back(), "states are numbered 1, 2, ...: state " + id + " is missing");
     p.states.push_back(read_state(states.section(id), n == 1, cell_size));
   }
-  const auto positive = [&](const char* key, double& value) {
-    value = section.get(key, value);
-    if (!(value > 0.0 && std::isfinite(value))) section.fail(key, "must be a finite number > 0");
-  };
-  positive("initial_timestep", p.initial_timestep);
-  positive("max_timestep", p.max_timestep);
-  positive("timestep_rise", p.timestep_rise);
+  p.initial_timestep = section.get_positive("initial_timestep", p.initial_timestep);
+  p.max_timestep = section.get_positive("max_timestep", p.max_timestep);
+  p.timestep_rise = section.get_positive("timestep_rise", p.timestep_rise);
   p.test_problem = section.get("test_problem", p.test_problem);
   if (p.test_problem != 0 && !known_kinetic_energy(p.test_problem))
     section.fail("test_problem", "no known solution for test problem " + std::to_string(p.test_problem) +
