@@ -24,7 +24,7 @@ enum FieldId : int {
 
 //! Halo groups, in the order of cloverleaf_fields().groups.
 enum HaloGroupId : int {
-  TIMESTEP_HALO,   //!< state read by viscosity and the time-step limit
+  TIMESTEP_HALO,   //!< pressure for the viscosity, density for the acceleration
   VISCOSITY_HALO,
   PRESSURE_HALO,   //!< predicted pressure, read by the acceleration
   CELL_ADVECTION_HALO,
@@ -76,7 +76,10 @@ inline void declare_fields(HybridSettings& s) {
     s.fields[MASS_FLUX_X + a] = FieldSpec(flux_names[a][1], face_centred(a), flux(a));
   }
   s.groups = {
-      {{PRESSURE, ENERGY0, DENSITY0, XVEL0, YVEL0}, 1},
+      // The reference also refreshes energy0, xvel0 and yvel0 here; no
+      // kernel reads their ghosts (velocities are read on the slab's own
+      // nodes), so they are left out.
+      {{PRESSURE, DENSITY0}, 1},
       {{VISCOSITY}, 1},
       {{PRESSURE}, 1},
       {{ENERGY1, DENSITY1, VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z}, advection_depth},
