@@ -316,19 +316,19 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   // Three directional sweeps, x-y-z and z-y-x on alternate steps, each of
-  // cell then momentum advection, with the reference's halo updates.
+  // cell then momentum advection. The halo before each momentum sweep also
+  // carries the density and energy the next cell sweep reads.
   void advection(Timers& timers) {
     const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
     domain_.exchange(CELL_ADVECTION_HALO, timers);
     advect_cells(first, 1, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
     advect_momentum(first, 1, timers);
-    domain_.exchange(CELL_ADVECTION_HALO, timers);
     advect_cells(Y, 2, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
     advect_momentum(Y, 2, timers);
     advect_cells(last, 3, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
     advect_momentum(last, 3, timers);
   }
 

@@ -28,7 +28,7 @@ enum HaloGroupId : int {
   VISCOSITY_HALO,
   PRESSURE_HALO,   //!< predicted pressure, read by the acceleration
   CELL_ADVECTION_HALO,
-  MOMENTUM_ADVECTION_HALO,
+  MOMENTUM_ADVECTION_HALO_X,  //!< then _Y, _Z: before the momentum sweep along that axis
 };
 
 //! Ghost layers: advection reaches two cells and, for staggered values,
@@ -83,8 +83,12 @@ inline void declare_fields(HybridSettings& s) {
       {{VISCOSITY}, 1},
       {{PRESSURE}, 1},
       {{ENERGY1, DENSITY1, VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z}, advection_depth},
-      {{DENSITY1, ENERGY1, XVEL1, YVEL1, ZVEL1, MASS_FLUX_X, MASS_FLUX_Y, MASS_FLUX_Z}, advection_depth},
   };
+  // A momentum sweep reads the mass flux of its own axis only (the
+  // reference sends all three), and the density and energy it carries on
+  // serve the next cell sweep too (the reference refreshes them again).
+  for (int a = 0; a < 3; ++a)
+    s.groups.push_back({{DENSITY1, ENERGY1, XVEL1, YVEL1, ZVEL1, MASS_FLUX_X + a}, advection_depth});
   s.min_ghosts = ghost_layers;
 }
 
