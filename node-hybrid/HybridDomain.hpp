@@ -562,9 +562,13 @@ class HybridDomain {
 
   template <class From, class To>
   static void copy_planes(const From& from, const To& to, int f) {
+    if (from.empty() || to.empty()) return;
+    // A z-staggered field's values also include the plane it shares with
+    // the slab above (framework/Stagger.hpp).
+    const int shared = from.fields[f].stagger()[Z];
     const int k0 = std::max(from.owned.lo[Z], to.owned.lo[Z]);
-    const int k1 = std::min(from.owned.hi[Z], to.owned.hi[Z]);
-    if (from.empty() || to.empty() || k0 >= k1) return;
+    const int k1 = std::min(from.owned.hi[Z], to.owned.hi[Z]) + shared;
+    if (k0 >= k1) return;
     Kokkos::deep_copy(to.planes(f, k0, k1), from.planes(f, k0, k1));
   }
 
