@@ -20,6 +20,7 @@
 #include "apps/cloverleaf3d/KnownSolutions.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "apps/cloverleaf3d/PdV.hpp"
+#include "apps/cloverleaf3d/ResetField.hpp"
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "apps/common/HybridSimulation.hpp"
@@ -159,10 +160,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     advection(timers);
     {
       auto t = timers.time("reset");
-      domain_.launch(bounds(0, 0), [](const auto& f) { return Copy{f[DENSITY1].cells(), f[DENSITY0].cells()}; });
-      domain_.launch(bounds(0, 0), [](const auto& f) { return Copy{f[ENERGY1].cells(), f[ENERGY0].cells()}; });
+      domain_.launch(bounds(0, 0), [](const auto& f) { return ResetField{f[DENSITY1].cells(), f[DENSITY0].cells()}; });
+      domain_.launch(bounds(0, 0), [](const auto& f) { return ResetField{f[ENERGY1].cells(), f[ENERGY0].cells()}; });
       for (int a = 0; a < 3; ++a)
-        domain_.launch(bounds(0, 1), [a](const auto& f) { return Copy{f[XVEL1 + 2 * a].cells(), f[XVEL0 + 2 * a].cells()}; });
+        domain_.launch(bounds(0, 1), [a](const auto& f) { return ResetField{f[XVEL1 + 2 * a].cells(), f[XVEL0 + 2 * a].cells()}; });
     }
     advect_x_first_ = !advect_x_first_;
     ++steps_;
@@ -251,12 +252,6 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
  private:
-  struct Copy {
-    CellArray<const double> from;
-    CellArray<double> to;
-    KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = from(i, j, k); }
-  };
-
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     declare_fields(s);
