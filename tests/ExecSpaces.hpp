@@ -8,13 +8,19 @@
 
 namespace strata::test {
 
+// A GPU build's Kokkos may leave Serial out; OpenMP then closes the list.
 using ExecSpaces = ::testing::Types<
 #ifdef KOKKOS_ENABLE_CUDA
     Kokkos::Cuda,
 #endif
+#ifdef KOKKOS_ENABLE_SERIAL
 #ifdef KOKKOS_ENABLE_OPENMP
     Kokkos::OpenMP,
 #endif
-    Kokkos::Serial>;
+    Kokkos::Serial
+#else
+    Kokkos::OpenMP
+#endif
+    >;
 
 }  // namespace strata::test
