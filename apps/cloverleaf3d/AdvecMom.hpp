@@ -14,17 +14,17 @@
 namespace strata::cloverleaf {
 
 //! Cell volumes after (post_vol) and before (pre_vol) the sweep along
-//! `axis`: post_vol adds the fluxes of the `count` axes in `earlier`, in that
-//! order (the reference's sums for each sweep), pre_vol those of `axis`.
+//! `axis`: post_vol adds the fluxes of the `count` axes in `later` (the
+//! sweeps still to come), in that order, pre_vol those of `axis` too.
 struct AdvecMomVolume {
   Mesh mesh;
-  int axis, count, earlier[2];
+  int axis, count, later[2];
   FaceFluxes vol_flux;
   CellArray<double> pre_vol, post_vol;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     double post = mesh.volume();
-    for (int n = 0; n < count; ++n) post = post + vol_flux.high(earlier[n], i, j, k) - vol_flux.low(earlier[n], i, j, k);
+    for (int n = 0; n < count; ++n) post = post + vol_flux.high(later[n], i, j, k) - vol_flux.low(later[n], i, j, k);
     post_vol(i, j, k) = post;
     pre_vol(i, j, k) = post + vol_flux.high(axis, i, j, k) - vol_flux.low(axis, i, j, k);
   }

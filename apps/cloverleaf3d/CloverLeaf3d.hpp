@@ -357,17 +357,17 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   void advect_momentum(int axis, int sweep, Timers& timers) {
     auto t = timers.time("momentum advection");
     const Mesh mesh = mesh_;
-    // post_vol sums the sweeps already done: none before the first, the
-    // first before the second... as the reference forms them per sweep.
+    // post_vol adds the fluxes of the sweeps still to come, in the order
+    // the reference sums them: the other two axes in the first sweep, the
+    // last axis in the second, none in the third.
     AdvecMomVolume volume{mesh, axis, 0, {0, 0}, {}, {}, {}};
-    const int other = advect_x_first_ ? Z : X;  // the first sweep's partner at the far end
     if (sweep == 1) {
       volume.count = 2;
-      volume.earlier[0] = axis == X ? Y : X;
-      volume.earlier[1] = axis == X ? Z : Y;
+      volume.later[0] = axis == X ? Y : X;
+      volume.later[1] = axis == X ? Z : Y;
     } else if (sweep == 2) {
       volume.count = 1;
-      volume.earlier[0] = other;
+      volume.later[0] = advect_x_first_ ? Z : X;
     }
     domain_.launch(bounds(-2, 2), [=](const auto& f) {
       AdvecMomVolume v = volume;
