@@ -22,6 +22,22 @@ auto host_copy(const Field<MemorySpace>& f) {
 
 double code_of(int i, int j, int k) { return 10000.0 * k + 100.0 * j + i + 0.25; }
 
+// Kernels at namespace scope: CUDA cannot launch lambdas from a test body
+// (a private member function of the generated test class).
+struct FillCode {
+  CellArray<double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; }
+};
+
+struct AddOne {
+  CellArray<double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) += 1.0; }
+};
+
+struct ProductMinusK {
+  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const { return double(i * j - k); }
+};
+
 TYPED_TEST(FieldLaunch, AllocatesGhostsAndMapsGlobalIndices) {
   using Exec = TypeParam;
   const Box owned{{5, -2, 7}, {9, 4, 10}};
@@ -32,7 +48,7 @@ TYPED_TEST(FieldLaunch, AllocatesGhostsAndMapsGlobalIndices) {
   EXPECT_EQ(f.view().extent(2), 4u + 4u);
   const auto u = f.cells();
   for_each_cell("fill", Exec(), f.allocated(),
-                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+                FillCode{u});
   Exec().fence();
   const auto h = host_copy(f);
   const Box a = f.allocated();
@@ -56,7 +72,7 @@ TYPED_TEST(FieldLaunch, RegionLaunchTouchesExactlyTheRegion) {
         const auto u = f.cells();
         Kokkos::deep_copy(f.view(), -7.0);
         for_each_cell("touch", Exec(), owned, region, reach, deferred,
-                      KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) += 1.0; });
+                      AddOne{u});
         Exec().fence();
         const auto h = host_copy(f);
         const auto boxes = region_boxes(owned, region, reach, deferred);
@@ -84,7 +100,7 @@ TYPED_TEST(FieldLaunch, SumAndMaxOverCells) {
         expected_sum += i * j - k;
         expected_max = std::max(expected_max, double(i * j - k));
       }
-  const auto value = KOKKOS_LAMBDA(int i, int j, int k) { return double(i * j - k); };
+  const ProductMinusK value;
   EXPECT_EQ(sum_over_cells(Exec(), box, value), expected_sum);
   EXPECT_EQ(max_over_cells(Exec(), box, value), expected_max);
 }
@@ -103,7 +119,7 @@ TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
     Field<typename Exec::memory_space> f("f", owned, ghosts);
     const auto u = f.cells();
     for_each_cell("fill", Exec(), f.allocated(),
-                  KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+                  FillCode{u});
     const double g = 3.0;
     if (split) {  // before and after the halo: together the same as All
       fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g}, WallFill::BeforeHalo);
@@ -153,7 +169,7 @@ TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
   Field<typename Exec::memory_space> f("f", owned, ghosts, s);
   const auto u = f.cells();
   for_each_cell("fill", Exec(), f.allocated(),
-                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 10000.0 * k + 100.0 * j + i + 0.25; });
+                FillCode{u});
   fill_wall_ghosts(Exec(), f, walls, conditions, WallFill::All, depth);
   Exec().fence();
   const auto h = host_copy(f);

@@ -19,6 +19,13 @@ constexpr double poison = -1.0;
 
 double code_of(int i, int j, int k) { return 1e6 * k + 1e3 * j + i + 0.5; }
 
+// At namespace scope: CUDA cannot launch lambdas from a test body.
+struct FillCode {
+  CellArray<double> u;
+  double offset;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) = offset + 1e6 * k + 1e3 * j + i; }
+};
+
 // Owned values (a staggered field's shared last node or face included) hold
 // a code of their global index, ghosts hold poison. After an exchange each
 // ghost must hold the code of the value it stands for (wrapped on periodic
@@ -35,7 +42,7 @@ void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bo
   const auto u = f.cells();
   const Box valid = valid_box(f.owned(), stagger);
   for_each_cell("code", Exec(), valid,
-                KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = 1e6 * k + 1e3 * j + i + 0.5; });
+                FillCode{u, 0.5});
   Exec().fence();
 
   HaloExchange<Exec> halo(decomposition, width, shape, std::vector<Stagger>{stagger}, Exec(), unstaged);
@@ -115,7 +122,7 @@ TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
     const auto u = fields.back().cells();
     const double shift = 1e9 * n;
     for_each_cell("code", TypeParam(), decomposition.local(),
-                  KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = shift + 1e6 * k + 1e3 * j + i; });
+                  FillCode{u, shift});
   }
   TypeParam().fence();
   HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, 3);
