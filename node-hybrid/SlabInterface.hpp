@@ -45,26 +45,27 @@ class SlabInterface {
         Kokkos::deep_copy(host.exec, device.planes(f, cut_, cut_ + depth_), host.planes(f, cut_, cut_ + depth_));
       }
       host.exec.fence();
-      return;
+    } else {  // else, not return: nvcc flags the code after an if-constexpr return unreachable
+      for (std::size_t n = 0; n < fields_.size(); ++n) {
+        const int f = fields_[n];
+        Kokkos::deep_copy(device.exec, down_[n], device.planes(f, cut_ - depth_, cut_));
+        Kokkos::deep_copy(host.exec, up_[n], host.planes(f, cut_, cut_ + depth_));
+      }
+      host.exec.fence();
+      for (std::size_t n = 0; n < fields_.size(); ++n)
+        Kokkos::deep_copy(device.exec, device.planes(fields_[n], cut_, cut_ + depth_), up_[n]);
     }
-    for (std::size_t n = 0; n < fields_.size(); ++n) {
-      const int f = fields_[n];
-      Kokkos::deep_copy(device.exec, down_[n], device.planes(f, cut_ - depth_, cut_));
-      Kokkos::deep_copy(host.exec, up_[n], host.planes(f, cut_, cut_ + depth_));
-    }
-    host.exec.fence();
-    for (std::size_t n = 0; n < fields_.size(); ++n)
-      Kokkos::deep_copy(device.exec, device.planes(fields_[n], cut_, cut_ + depth_), up_[n]);
   }
 
   //! Completes both directions: waits for the device instance (its queued
   //! compute included) and lands the device planes in the host ghosts.
   void finish(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
     device.exec.fence();
-    if constexpr (same_memory) return;
-    for (std::size_t n = 0; n < fields_.size(); ++n)
-      Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), down_[n]);
-    host.exec.fence();
+    if constexpr (!same_memory) {
+      for (std::size_t n = 0; n < fields_.size(); ++n)
+        Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), down_[n]);
+      host.exec.fence();
+    }
   }
 
  private:
