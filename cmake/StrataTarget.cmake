@@ -1,6 +1,16 @@
 # Common settings for every Strata target: warnings, optimisation flags, and
-# CUDA compilation of Kokkos sources where Kokkos was built with CUDA.
-if(Kokkos_ENABLE_CUDA)
+# CUDA compilation of Kokkos sources where Kokkos was built with CUDA as a
+# CMake language. A Kokkos built with nvcc_wrapper as its C++ compiler
+# (Kokkos_COMPILE_LANGUAGE CXX) needs the sources to stay C++, compiled by the
+# same wrapper (-DCMAKE_CXX_COMPILER=.../nvcc_wrapper): that is where its
+# flags (-fopenmp, -extended-lambda, the GPU arch) are attached.
+set(STRATA_COMPILE_AS_CUDA OFF)
+if(Kokkos_ENABLE_CUDA AND Kokkos_COMPILE_LANGUAGE STREQUAL "CUDA")
+  set(STRATA_COMPILE_AS_CUDA ON)
+  # Compile for the GPU Kokkos was built for, unless told otherwise.
+  if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND DEFINED Kokkos_CUDA_ARCHITECTURES)
+    set(CMAKE_CUDA_ARCHITECTURES ${Kokkos_CUDA_ARCHITECTURES})
+  endif()
   enable_language(CUDA)
 endif()
 
@@ -8,7 +18,7 @@ set(STRATA_WARNINGS -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wpedantic)
 
 function(strata_configure_target target)
   get_target_property(_sources ${target} SOURCES)
-  if(Kokkos_ENABLE_CUDA)
+  if(STRATA_COMPILE_AS_CUDA)
     set_source_files_properties(${_sources} PROPERTIES LANGUAGE CUDA)
   endif()
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${STRATA_WARNINGS}>)
