@@ -103,21 +103,15 @@ class HybridDomain {
       : decomposition_(decomposition),
         settings_(settings),
         ghosts_(std::max(settings.min_ghosts, settings.halo_depth * settings.reach)),
-        messages_(decomposition, settings.halo_depth * settings.reach,
-                  settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces,
-                  int(settings.exchanged.size()), settings.device_messages),
+        sweep_halo_(make_group(decomposition, settings, settings.exchanged, settings.halo_depth * settings.reach,
+                               settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
         controller_(share_settings(settings.share), decomposition.local().extent(Z),
                     double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
                     settings.halo_depth) {
     device_.exec = device_exec;
     host_.exec = host_exec;
-    for (const HaloGroup& g : settings.groups) {
-      std::vector<Stagger> staggers;
-      for (int f : g.fields) staggers.push_back(settings.fields.at(f).stagger);
-      groups_.emplace_back();
-      groups_.back().messages = std::make_unique<HaloMessages>(decomposition, g.depth, HaloShape::Full,
-                                                               staggers, settings.device_messages);
-    }
+    for (const HaloGroup& g : settings.groups)
+      groups_.push_back(make_group(decomposition, settings, g.fields, g.depth, HaloShape::Full));
     build(settings.share.initial_planes, nullptr, nullptr);
   }
 
@@ -133,7 +127,8 @@ class HybridDomain {
     const Box device_box = grow_on(device_.owned, device_.remote, extra);
     const Box host_box = grow_on(host_.owned, host_.remote, extra);
     last_boxes_ = {device_box, host_box};
-    const bool exchange = substep == 0 && (!messages_.neighbors().empty() || interface_);
+    HaloMessages& messages = *sweep_halo_.messages;
+    const bool exchange = substep == 0 && (!messages.neighbors().empty() || sweep_halo_.interface);
     if (!exchange) {
       fill_walls(WallFill::All, timers);
       auto timer = timers.time("interior");
@@ -141,16 +136,12 @@ class HybridDomain {
       end_step();
       return;
     }
-    messages_.post_receives(timers);
-    {
-      auto timer = timers.time("halo pack");
-      if (!device_.empty()) device_.packer->pack(exchanged(device_), messages_);
-      if (!host_.empty()) host_.packer->pack(exchanged(host_), messages_);
-    }
-    messages_.send(timers);
+    messages.post_receives(timers);
+    pack(sweep_halo_, timers);
+    messages.send(timers);
     {
       auto timer = timers.time("interface");
-      if (interface_) interface_->start(device_, host_);
+      if (sweep_halo_.interface) sweep_halo_.interface->start(device_, host_);
     }
     Box device_interior, host_interior;
     if (settings_.overlap) {
@@ -164,14 +155,10 @@ class HybridDomain {
       // Before the unpack: whole interface planes carry stale x/y ghost
       // columns, which the MPI halo then overwrites.
       auto timer = timers.time("interface");
-      if (interface_) interface_->finish(device_, host_);
+      if (sweep_halo_.interface) sweep_halo_.interface->finish(device_, host_);
     }
-    messages_.wait(timers);
-    {
-      auto timer = timers.time("halo unpack");
-      if (!device_.empty()) device_.packer->unpack(exchanged(device_), messages_);
-      if (!host_.empty()) host_.packer->unpack(exchanged(host_), messages_);
-    }
+    messages.wait(timers);
+    unpack(sweep_halo_, timers);
     fill_walls(settings_.overlap ? WallFill::AfterHalo : WallFill::All, timers);
     auto timer = timers.time("boundary");
     compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
@@ -222,14 +209,10 @@ class HybridDomain {
   //! neighbours, the other slab across the cut, then the walls.
   void exchange(int g, Timers& timers) {
     Group& group = groups_.at(g);
-    const HaloGroup& spec = settings_.groups[g];
+    const int depth = settings_.groups[g].depth;
     HaloMessages& messages = *group.messages;
     messages.post_receives(timers);
-    {
-      auto timer = timers.time("halo pack");
-      if (!device_.empty()) group.device_packer->pack(fields_of(device_, spec.fields), messages);
-      if (!host_.empty()) group.host_packer->pack(fields_of(host_, spec.fields), messages);
-    }
+    pack(group, timers);
     messages.send(timers);
     if (group.interface) {
       auto timer = timers.time("interface");
@@ -237,15 +220,11 @@ class HybridDomain {
       group.interface->finish(device_, host_);
     }
     messages.wait(timers);
-    {
-      auto timer = timers.time("halo unpack");
-      if (!device_.empty()) group.device_packer->unpack(fields_of(device_, spec.fields), messages);
-      if (!host_.empty()) group.host_packer->unpack(fields_of(host_, spec.fields), messages);
-    }
+    unpack(group, timers);
     auto timer = timers.time("wall fill");
     for_each_slab([&](const auto& slab) {
-      for (int f : spec.fields)
-        fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), WallFill::All, spec.depth);
+      for (int f : group.fields)
+        fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), WallFill::All, depth);
       slab.exec.fence();
     });
   }
@@ -362,12 +341,32 @@ class HybridDomain {
     }
   }
 
-  const HaloMessages& messages() const { return messages_; }
+  const HaloMessages& messages() const { return *sweep_halo_.messages; }
   const ShareController& controller() const { return controller_; }
   //! Mean wall seconds per sweep so far.
   double seconds_per_sweep() const { return total_sweeps_ ? total_wall_ / total_sweeps_ : 0.0; }
 
  private:
+  //! Fields whose ghosts are refreshed together: their messages (rank
+  //! level, built once) and per-slab pieces and interface (rebuilt with the cut).
+  struct Group {
+    std::vector<int> fields;
+    std::unique_ptr<HaloMessages> messages;
+    std::unique_ptr<HaloPacker<DeviceExec>> device_packer;
+    std::unique_ptr<HaloPacker<HostExec>> host_packer;
+    std::optional<SlabInterface<DeviceExec, HostExec>> interface;
+  };
+
+  static Group make_group(const Decomposition& decomposition, const HybridSettings& settings,
+                          const std::vector<int>& fields, int width, HaloShape shape) {
+    std::vector<Stagger> staggers;
+    for (int f : fields) staggers.push_back(settings.fields.at(f).stagger);
+    Group group;
+    group.fields = fields;
+    group.messages = std::make_unique<HaloMessages>(decomposition, width, shape, staggers, settings.device_messages);
+    return group;
+  }
+
   static ShareSettings share_settings(ShareSettings share) {
     share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
     return share;
@@ -424,11 +423,6 @@ class HybridDomain {
     return out;
   }
 
-  template <class S>
-  std::vector<Field<typename S::memory_space>> exchanged(const S& slab) const {
-    return fields_of(slab, settings_.exchanged);
-  }
-
   WallConditions wall_conditions(int f) const {
     return settings_.fields[f].walls.value_or(WallConditions{settings_.wall, settings_.wall, settings_.wall});
   }
@@ -450,7 +444,7 @@ class HybridDomain {
     // Serialised sweeps time each slab on its own (a device slab otherwise
     // finishes unseen behind the host slab).
     const bool measure = serialize_ && warmup_left_ == 0;
-    poll = poll && !messages_.neighbors().empty();
+    poll = poll && !sweep_halo_.messages->neighbors().empty();
     const double t0 = Timers::now();
     if (!device_.empty()) {
       const auto kernel = make_kernel(device_.fields);
@@ -472,7 +466,7 @@ class HybridDomain {
           for_each_cell("strata::host_slab", host_.exec, chunk, kernel);
           if (poll) {
             host_.exec.fence();
-            messages_.test();
+            sweep_halo_.messages->test();
           }
         }
       }
@@ -531,18 +525,30 @@ class HybridDomain {
       }
       Kokkos::fence();
     }
-    interface_.reset();
-    if (!device_.empty() && !host_.empty())
-      interface_.emplace(device_, settings_.exchanged);
-    for (std::size_t g = 0; g < groups_.size(); ++g) {
-      Group& group = groups_[g];
-      group.device_packer = std::make_unique<HaloPacker<DeviceExec>>(
-          *group.messages, device_.owned.lo[Z], device_.owned.hi[Z], ghosts_, device_.exec);
-      group.host_packer = std::make_unique<HaloPacker<HostExec>>(
-          *group.messages, host_.owned.lo[Z], host_.owned.hi[Z], ghosts_, host_.exec);
-      group.interface.reset();
-      if (!device_.empty() && !host_.empty()) group.interface.emplace(device_, settings_.groups[g].fields);
-    }
+    split(sweep_halo_);
+    for (Group& group : groups_) split(group);
+  }
+
+  // A group's per-slab pieces and the interface for the current cut.
+  void split(Group& group) {
+    group.device_packer = std::make_unique<HaloPacker<DeviceExec>>(
+        *group.messages, device_.owned.lo[Z], device_.owned.hi[Z], ghosts_, device_.exec);
+    group.host_packer = std::make_unique<HaloPacker<HostExec>>(
+        *group.messages, host_.owned.lo[Z], host_.owned.hi[Z], ghosts_, host_.exec);
+    group.interface.reset();
+    if (!device_.empty() && !host_.empty()) group.interface.emplace(device_, group.fields);
+  }
+
+  void pack(Group& group, Timers& timers) {
+    auto timer = timers.time("halo pack");
+    if (!device_.empty()) group.device_packer->pack(fields_of(device_, group.fields), *group.messages);
+    if (!host_.empty()) group.host_packer->pack(fields_of(host_, group.fields), *group.messages);
+  }
+
+  void unpack(Group& group, Timers& timers) {
+    auto timer = timers.time("halo unpack");
+    if (!device_.empty()) group.device_packer->unpack(fields_of(device_, group.fields), *group.messages);
+    if (!host_.empty()) group.host_packer->unpack(fields_of(host_, group.fields), *group.messages);
   }
 
   template <class S>
@@ -552,12 +558,9 @@ class HybridDomain {
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) slab.remote[a][side] = !walls[a][side];
     slab.fields.clear();
-    slab.packer.reset();
     if (slab.empty()) return;
     for (const FieldSpec& spec : settings_.fields)
       slab.fields.emplace_back(spec.name, slab.owned, ghosts_, spec.stagger);
-    slab.packer = std::make_unique<HaloPacker<typename S::execution_space>>(
-        messages_, slab.owned.lo[Z], slab.owned.hi[Z], ghosts_, slab.exec);
   }
 
   template <class From, class To>
@@ -575,17 +578,9 @@ class HybridDomain {
   const Decomposition& decomposition_;
   HybridSettings settings_;
   int ghosts_;
-  HaloMessages messages_;
   Slab<DeviceExec> device_;
   Slab<HostExec> host_;
-  std::optional<SlabInterface<DeviceExec, HostExec>> interface_;
-  //! A halo group's messages (rank level, built once) and per-slab pieces (rebuilt with the cut).
-  struct Group {
-    std::unique_ptr<HaloMessages> messages;
-    std::unique_ptr<HaloPacker<DeviceExec>> device_packer;
-    std::unique_ptr<HaloPacker<HostExec>> host_packer;
-    std::optional<SlabInterface<DeviceExec, HostExec>> interface;
-  };
+  Group sweep_halo_;  //!< the fields a sweep reads (HybridSettings::exchanged)
   std::vector<Group> groups_;
   ShareController controller_;
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host

@@ -8,9 +8,7 @@
 #include "framework/Box.hpp"
 #include "framework/Field.hpp"
 #include "framework/Region.hpp"
-#include "halo/HaloPacker.hpp"
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,7 +25,6 @@ struct Slab {
   FaceMask walls{};                      //!< faces on a physical wall
   FaceMask remote{};                     //!< faces whose ghosts arrive from elsewhere
   std::vector<Field<memory_space>> fields;
-  std::unique_ptr<HaloPacker<ExecSpace>> packer;
 
   bool empty() const { return owned.empty(); }
 
