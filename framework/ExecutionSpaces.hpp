@@ -9,6 +9,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace strata {
 
 using DeviceExecSpace = Kokkos::DefaultExecutionSpace;
@@ -19,5 +21,18 @@ using PinnedHostSpace = Kokkos::CudaHostPinnedSpace;
 #else
 using PinnedHostSpace = Kokkos::HostSpace;
 #endif
+
+//! An instance of `exec`'s space whose work does not queue behind `exec`'s:
+//! on a GPU its own stream, so the slab interface's copies overlap the
+//! slab's kernels. Host spaces run work as it is issued; `exec` itself.
+template <class ExecSpace>
+ExecSpace independent_instance(const ExecSpace& exec) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+    return Kokkos::Experimental::partition_space(exec, 1)[0];
+  else
+#endif
+    return exec;
+}
 
 }  // namespace strata

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace strata {
 
@@ -31,27 +32,63 @@ constexpr bool runs_on_host =
 
 }  // namespace Impl
 
-//! Applies `kernel(i, j, k)` to every cell of `box` on `exec`.
+namespace Impl {
+
+// A few boxes as plain numbers a kernel can carry (cells counted
+// cumulatively, for the flat device launch).
+struct BoxList {
+  static constexpr int capacity = 8;
+  int count = 0;
+  int lo[capacity][3], extent[capacity][3];
+  std::int64_t first_cell[capacity + 1];
+};
+
+inline BoxList box_list(const Box* boxes, int count) {
+  BoxList list;
+  list.first_cell[0] = 0;
+  for (int b = 0; b < count; ++b) {
+    if (boxes[b].empty()) continue;
+    const int n = list.count++;
+    for (int a = 0; a < 3; ++a) {
+      list.lo[n][a] = boxes[b].lo[a];
+      list.extent[n][a] = boxes[b].extent(a);
+    }
+    list.first_cell[n + 1] = list.first_cell[n] + boxes[b].num_cells();
+  }
+  return list;
+}
+
+inline Box box_in(const BoxList& list, int n) {
+  Box b;
+  for (int a = 0; a < 3; ++a) {
+    b.lo[a] = list.lo[n][a];
+    b.hi[a] = list.lo[n][a] + list.extent[n][a];
+  }
+  return b;
+}
+
+// Host spaces: each thread takes one contiguous run of rows (k, j) of every
+// box, as a static OpenMP schedule would, decoding (j, k) once per run and
+// stepping; the i loop is unit stride and vectorised.
 template <class ExecSpace, class Kernel>
-void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel) {
-  if (box.empty()) return;
-  if constexpr (Impl::runs_on_host<ExecSpace>) {
-    const int ilo = box.lo[X], ihi = box.hi[X];
-    const int jlo = box.lo[Y], ny = box.extent(Y);
-    const int klo = box.lo[Z];
-    const std::int64_t rows = std::int64_t(ny) * box.extent(Z);
-    // One contiguous run of rows per thread, as a static OpenMP schedule
-    // would give: (j, k) is decoded once per run, then stepped.
-    const std::int64_t runs = std::min<std::int64_t>(rows, exec.concurrency());
-    Kokkos::parallel_for(
-        label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
-        [=](std::int64_t run) {
-          // A local copy: stores through the kernel's output pointers cannot
-          // alias it, so its coefficients and pointers stay in registers.
-          const Kernel f = kernel;
+void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+  std::int64_t most_rows = 0;
+  for (int b = 0; b < boxes.count; ++b)
+    most_rows = std::max(most_rows, std::int64_t(boxes.extent[b][Y]) * boxes.extent[b][Z]);
+  const std::int64_t runs = std::min<std::int64_t>(most_rows, exec.concurrency());
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
+      [=](std::int64_t run) {
+        // A local copy: stores through the kernel's output pointers cannot
+        // alias it, so its coefficients and pointers stay in registers.
+        const Kernel f = kernel;
+        for (int b = 0; b < boxes.count; ++b) {
+          const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
+          const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
+          const std::int64_t rows = std::int64_t(ny) * boxes.extent[b][Z];
           const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
           int j = jlo + int(first % ny);
-          int k = klo + int(first / ny);
+          int k = boxes.lo[b][Z] + int(first / ny);
           for (std::int64_t row = first; row < last; ++row) {
 #pragma omp simd
             for (int i = ilo; i < ihi; ++i) f(i, j, k);
@@ -60,7 +97,34 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
               ++k;
             }
           }
-        });
+        }
+      });
+}
+
+// Device spaces, several boxes in one launch: one thread per cell of the
+// boxes laid end to end, i fastest within each.
+template <class ExecSpace, class Kernel>
+void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+  Kokkos::parallel_for(
+      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, boxes.first_cell[boxes.count]),
+      KOKKOS_LAMBDA(std::int64_t cell) {
+        int b = 0;
+        while (cell >= boxes.first_cell[b + 1]) ++b;
+        const std::int64_t n = cell - boxes.first_cell[b];
+        const int nx = boxes.extent[b][X], ny = boxes.extent[b][Y];
+        kernel(boxes.lo[b][X] + int(n % nx), boxes.lo[b][Y] + int(n / nx % ny),
+               boxes.lo[b][Z] + int(n / (std::int64_t(nx) * ny)));
+      });
+}
+
+}  // namespace Impl
+
+//! Applies `kernel(i, j, k)` to every cell of `box` on `exec`.
+template <class ExecSpace, class Kernel>
+void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel) {
+  if (box.empty()) return;
+  if constexpr (Impl::runs_on_host<ExecSpace>) {
+    Impl::for_each_row(label, exec, Impl::box_list(&box, 1), kernel);
   } else {
     using Policy =
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
@@ -72,13 +136,32 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
   }
 }
 
+//! Applies `kernel(i, j, k)` to every cell of a few disjoint `boxes` (the
+//! pieces of a boundary shell, the two walls of an axis) in one launch per
+//! eight boxes: a launch costs microseconds of the host thread, which a
+//! hybrid step cannot spare.
+template <class ExecSpace, class Kernel>
+void for_each_cell(const char* label, const ExecSpace& exec, const std::vector<Box>& boxes,
+                   const Kernel& kernel) {
+  for (std::size_t first = 0; first < boxes.size(); first += Impl::BoxList::capacity) {
+    const int count = int(std::min<std::size_t>(Impl::BoxList::capacity, boxes.size() - first));
+    const Impl::BoxList list = Impl::box_list(boxes.data() + first, count);
+    if (list.count == 0) continue;
+    if constexpr (Impl::runs_on_host<ExecSpace>)
+      Impl::for_each_row(label, exec, list, kernel);
+    else if (list.count == 1)
+      for_each_cell(label, exec, Impl::box_in(list, 0), kernel);
+    else
+      Impl::for_each_flat_cell(label, exec, list, kernel);
+  }
+}
+
 //! Applies `kernel` to `region` of `owned` for a stencil of reach `reach`
 //! whose ghosts on the `deferred` faces arrive late (see Region.hpp).
 template <class ExecSpace, class Kernel>
 void for_each_cell(const char* label, const ExecSpace& exec, const Box& owned, Region region,
                    int reach, const FaceMask& deferred, const Kernel& kernel) {
-  for (const Box& b : region_boxes(owned, region, reach, deferred))
-    for_each_cell(label, exec, b, kernel);
+  for_each_cell(label, exec, region_boxes(owned, region, reach, deferred), kernel);
 }
 
 namespace Impl {

@@ -58,6 +58,7 @@ class HaloExchange {
     messages_.wait(timers);
     auto timer = timers.time("halo unpack");
     packer_.unpack(fields_, messages_);
+    packer_.fence();
     fields_.clear();
   }
 

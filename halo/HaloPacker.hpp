@@ -101,7 +101,9 @@ class HaloPacker {
     exec_.fence();
   }
 
-  //! Unpacks the received planes into `fields` (blocks until done).
+  //! Unpacks the received planes into `fields`, queued on the packer's
+  //! instance: its later work sees the ghosts; fence() before others read
+  //! them or receives are posted into the messages again.
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     for (const Piece& p : recv_) {
       Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
@@ -115,8 +117,9 @@ class HaloPacker {
         }
       });
     }
-    exec_.fence();
   }
+
+  void fence() const { exec_.fence(); }
 
  private:
   //! The planes of one field's box in one message that belong to this slab.

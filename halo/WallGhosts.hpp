@@ -12,7 +12,7 @@
 //! and Dirichlet 0 for the normal component, hence one condition per axis.
 //! Where a mirror reaches past a thin box into the other side's ghosts,
 //! layers are filled from the wall outwards, both sides per layer, so it
-//! reads layers already filled; otherwise each side is one launch.
+//! reads layers already filled; otherwise both walls of an axis are one launch.
 //! Ghosts of the other faces come from neighbours and must be in place first.
 //! Axes are filled in order x, y, z, each spanning the ghosts already present
 //! (neighbour faces and the walls of earlier axes), so edges and corners come
@@ -79,8 +79,14 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
     // Ghosts start beyond the wall node of a staggered axis.
     const int low_ghosts = owned.lo[axis], high_ghosts = owned.hi[axis] + s[axis];
     const int layers_per_launch = owned.extent(axis) >= h + condition.mirror_inset ? h : 1;
+    // Mirror index across each wall plane (or node); ghosts below the box
+    // mirror across the low wall.
+    const int reflect_low = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
+    const int reflect_high = 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
+    const int low_end = owned.lo[axis];
     for (int first = 0; first < h; first += layers_per_launch) {
       const int last = first + layers_per_launch;
+      std::vector<Box> pieces;  // both walls of the axis, one launch
       for (int side = 0; side < 2; ++side) {
         if (!is_wall[axis][side]) continue;
         const auto ghost_slab = [&](Box b) {
@@ -88,24 +94,23 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
           b.hi[axis] = side == 0 ? low_ghosts - first : high_ghosts + last;
           return b;
         };
-        std::vector<Box> pieces;
         switch (part) {
-          case WallFill::All: pieces = {ghost_slab(with_halo)}; break;
-          case WallFill::BeforeHalo: pieces = {ghost_slab(own)}; break;
-          case WallFill::AfterHalo: pieces = box_difference(ghost_slab(with_halo), ghost_slab(own)); break;
+          case WallFill::All: pieces.push_back(ghost_slab(with_halo)); break;
+          case WallFill::BeforeHalo: pieces.push_back(ghost_slab(own)); break;
+          case WallFill::AfterHalo:
+            for (const Box& b : box_difference(ghost_slab(with_halo), ghost_slab(own))) pieces.push_back(b);
+            break;
         }
-        // Mirror index across the wall plane (or node).
-        const int reflect = side == 0 ? 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset
-                                      : 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
-        for (const Box& piece : pieces)
-          for_each_cell("strata::fill_wall_ghosts", exec, piece, KOKKOS_LAMBDA(int i, int j, int k) {
-            // Selects, not an indexed array: the row loop stays vectorisable.
-            const int mi = axis == X ? reflect - i : i;
-            const int mj = axis == Y ? reflect - j : j;
-            const int mk = axis == Z ? reflect - k : k;
-            u(i, j, k) = offset + sign * u(mi, mj, mk);
-          });
       }
+      for_each_cell("strata::fill_wall_ghosts", exec, pieces, KOKKOS_LAMBDA(int i, int j, int k) {
+        // Selects, not an indexed array: the row loop stays vectorisable.
+        const int n = axis == X ? i : axis == Y ? j : k;
+        const int reflect = n < low_end ? reflect_low : reflect_high;
+        const int mi = axis == X ? reflect - i : i;
+        const int mj = axis == Y ? reflect - j : j;
+        const int mk = axis == Z ? reflect - k : k;
+        u(i, j, k) = offset + sign * u(mi, mj, mk);
+      });
     }
     for (Box* span : {&with_halo, &own}) {
       if (is_wall[axis][0]) span->lo[axis] = low_ghosts - h;

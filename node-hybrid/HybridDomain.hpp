@@ -131,38 +131,52 @@ class HybridDomain {
     const bool exchange = substep == 0 && (!messages.neighbors().empty() || sweep_halo_.interface);
     if (!exchange) {
       fill_walls(WallFill::All, timers);
-      auto timer = timers.time("interior");
-      compute({device_box}, {host_box}, make_kernel, false);
+      {
+        auto timer = timers.time("interior");
+        compute({device_box}, {host_box}, make_kernel, false);
+      }
+      wait_for_device(timers);
       end_step();
       return;
     }
     messages.post_receives(timers);
     pack(sweep_halo_, timers);
     messages.send(timers);
+    Box device_interior, host_interior;
+    if (settings_.overlap) {
+      // The device slab's work is queued first: the GPU computes while the
+      // host stages the interface and fills its own walls.
+      device_interior = interior_box(device_.owned, settings_.reach, device_.remote);
+      host_interior = interior_box(host_.owned, settings_.reach, host_.remote);
+      fill_walls(device_, WallFill::BeforeHalo, timers);
+      auto timer = timers.time("interior");
+      compute_device({device_interior}, make_kernel);
+    }
     {
       auto timer = timers.time("interface");
       if (sweep_halo_.interface) sweep_halo_.interface->start(device_, host_);
     }
-    Box device_interior, host_interior;
     if (settings_.overlap) {
-      fill_walls(WallFill::BeforeHalo, timers);
-      device_interior = interior_box(device_.owned, settings_.reach, device_.remote);
-      host_interior = interior_box(host_.owned, settings_.reach, host_.remote);
+      fill_walls(host_, WallFill::BeforeHalo, timers);
       auto timer = timers.time("interior");
-      compute({device_interior}, {host_interior}, make_kernel, true);
+      compute_host({host_interior}, make_kernel, true);
     }
     {
       // Before the unpack: whole interface planes carry stale x/y ghost
-      // columns, which the MPI halo then overwrites.
+      // columns, which the MPI halo then overwrites. The device slab's
+      // interior may still be running.
       auto timer = timers.time("interface");
-      if (sweep_halo_.interface) sweep_halo_.interface->finish(device_, host_);
+      if (sweep_halo_.interface) sweep_halo_.interface->finish(host_);
     }
     messages.wait(timers);
     unpack(sweep_halo_, timers);
     fill_walls(settings_.overlap ? WallFill::AfterHalo : WallFill::All, timers);
-    auto timer = timers.time("boundary");
-    compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
-            make_kernel, false);
+    {
+      auto timer = timers.time("boundary");
+      compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
+              make_kernel, false);
+    }
+    wait_for_device(timers);
     end_step();
   }
 
@@ -203,6 +217,7 @@ class HybridDomain {
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
     compute({range(device_.owned)}, {range(host_.owned)}, make_kernel, false);
+    device_.exec.fence();
   }
 
   //! Refreshes the ghosts of halo group `g` (HybridSettings::groups): MPI
@@ -217,7 +232,7 @@ class HybridDomain {
     if (group.interface) {
       auto timer = timers.time("interface");
       group.interface->start(device_, host_);
-      group.interface->finish(device_, host_);
+      group.interface->finish(host_);
     }
     messages.wait(timers);
     unpack(group, timers);
@@ -235,8 +250,11 @@ class HybridDomain {
   template <class MakeKernel>
   void pointwise(MakeKernel&& make_kernel, Timers& timers) {
     STRATA_REQUIRE(step_ > 0, "HybridDomain::pointwise: no sweep has run yet");
-    auto timer = timers.time("pointwise");
-    compute({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+    {
+      auto timer = timers.time("pointwise");
+      compute({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+    }
+    wait_for_device(timers);
   }
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
@@ -263,6 +281,7 @@ class HybridDomain {
   void set_host_planes(int host_planes) {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
     if (host_planes == this->host_planes()) return;
+    split_wall_ = {};
     Slab<DeviceExec> old_device = std::move(device_);
     Slab<HostExec> old_host = std::move(host_);
     device_ = Slab<DeviceExec>{};
@@ -339,6 +358,14 @@ class HybridDomain {
                     100.0 * ideal / seconds_per_sweep());
       out << line;
     }
+    if (split_wall_.serialised.steps && split_wall_.concurrent.steps && !device_.empty() && !host_.empty()) {
+      const double together = split_wall_.concurrent.per_step(), apart = split_wall_.serialised.per_step();
+      std::snprintf(line, sizeof line,
+                    "hybrid: overlap at this split: step %.4f ms with the slabs concurrent, %.4f ms "
+                    "one after the other (%.2fx)\n",
+                    1e3 * together, 1e3 * apart, apart / together);
+      out << line;
+    }
   }
 
   const HaloMessages& messages() const { return *sweep_halo_.messages; }
@@ -399,6 +426,7 @@ class HybridDomain {
 
   void end_interval() {
     const double n = interval_sweeps_;
+    (serialize_ ? split_wall_.serialised : split_wall_.concurrent).add(interval_wall_, interval_sweeps_);
     controller_.measured((times_.host_seconds - interval_start_.host_seconds) / n,
                          (times_.device_seconds - interval_start_.device_seconds) / n,
                          interval_wall_ / n);
@@ -429,55 +457,75 @@ class HybridDomain {
 
   // No fence: each slab's fills are ordered before its next kernels on its
   // own instance, and nothing else reads them (a GPU keeps its queue busy).
-  void fill_walls(WallFill part, Timers& timers) {
+  template <class S>
+  void fill_walls(const S& slab, WallFill part, Timers& timers) {
+    if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    for_each_slab([&](const auto& slab) {
-      for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
-    });
+    for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
+  }
+
+  void fill_walls(WallFill part, Timers& timers) {
+    fill_walls(device_, part, timers);
+    fill_walls(host_, part, timers);
   }
 
   // Device boxes are queued on the device instance, host boxes computed
-  // meanwhile (in z-chunks with MPI progress when `poll`), then both fenced.
+  // meanwhile; the device may still be running on return (wait_for_device).
   template <class MakeKernel>
   void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes,
                MakeKernel& make_kernel, bool poll) {
-    // Serialised sweeps time each slab on its own (a device slab otherwise
-    // finishes unseen behind the host slab).
-    const bool measure = serialize_ && warmup_left_ == 0;
-    poll = poll && !sweep_halo_.messages->neighbors().empty();
+    compute_device(device_boxes, make_kernel);
+    compute_host(host_boxes, make_kernel, poll);
+  }
+
+  // Serialised sweeps time each slab on its own (a device slab otherwise
+  // finishes unseen behind the host slab).
+  bool measuring() const { return serialize_ && warmup_left_ == 0; }
+
+  template <class MakeKernel>
+  void compute_device(const std::vector<Box>& boxes, MakeKernel& make_kernel) {
+    if (device_.empty()) return;
     const double t0 = Timers::now();
-    if (!device_.empty()) {
-      const auto kernel = make_kernel(device_.fields);
-      for (int r = 0; r < settings_.device_kernel_repeats; ++r)
-        for (const Box& b : device_boxes) {
-          for_each_cell("strata::device_slab", device_.exec, b, kernel);
-        }
-      if (measure) device_.exec.fence();
+    const auto kernel = make_kernel(device_.fields);
+    for (int r = 0; r < settings_.device_kernel_repeats; ++r)
+      for_each_cell("strata::device_slab", device_.exec, boxes, kernel);
+    if (measuring()) {
+      device_.exec.fence();
+      times_.device_seconds += Timers::now() - t0;
     }
-    const double t1 = Timers::now();
-    if (!host_.empty()) {
-      const auto kernel = make_kernel(host_.fields);
-      for (const Box& b : host_boxes) {
-        const int chunks = poll ? std::min(8, std::max(1, b.extent(Z))) : 1;
+  }
+
+  // Host boxes run to completion, in z-chunks with MPI progress between
+  // them when `poll`.
+  template <class MakeKernel>
+  void compute_host(const std::vector<Box>& boxes, MakeKernel& make_kernel, bool poll) {
+    if (host_.empty()) return;
+    const double t0 = Timers::now();
+    const auto kernel = make_kernel(host_.fields);
+    if (!poll || sweep_halo_.messages->neighbors().empty()) {
+      for_each_cell("strata::host_slab", host_.exec, boxes, kernel);
+    } else {
+      for (const Box& b : boxes) {
+        const int chunks = std::min(8, std::max(1, b.extent(Z)));
         for (int c = 0; c < chunks; ++c) {
           Box chunk = b;
           chunk.lo[Z] = b.lo[Z] + b.extent(Z) * c / chunks;
           chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
           for_each_cell("strata::host_slab", host_.exec, chunk, kernel);
-          if (poll) {
-            host_.exec.fence();
-            sweep_halo_.messages->test();
-          }
+          host_.exec.fence();
+          sweep_halo_.messages->test();
         }
       }
-      host_.exec.fence();
     }
-    const double t2 = Timers::now();
+    host_.exec.fence();
+    if (measuring()) times_.host_seconds += Timers::now() - t0;
+  }
+
+  // The time the host waits here, its own slab done, is the device slab's
+  // lead: the overlap the report shows.
+  void wait_for_device(Timers& timers) {
+    auto timer = timers.time("device wait");
     device_.exec.fence();
-    if (measure) {
-      times_.device_seconds += t1 - t0;
-      times_.host_seconds += t2 - t1;
-    }
   }
 
   // (Re)builds both slabs for a cut leaving `host_planes` on the host,
@@ -586,6 +634,17 @@ class HybridDomain {
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   int step_ = 0;
   SlabTimes times_, interval_start_;
+  // Wall seconds of measured steps at the current split, with the slabs
+  // serialised (measurement intervals) and concurrent (all others).
+  struct StepWall {
+    double seconds = 0.0;
+    int steps = 0;
+    void add(double s, int n) { seconds += s, steps += n; }
+    double per_step() const { return steps ? seconds / steps : 0.0; }
+  };
+  struct SplitWall {
+    StepWall serialised, concurrent;
+  } split_wall_;
   bool serialize_ = false;
   int warmup_left_ = 0, measured_left_ = 0, interval_sweeps_ = 0;
   double sweep_started_ = 0.0, interval_wall_ = 0.0, total_wall_ = 0.0;

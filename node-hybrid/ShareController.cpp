@@ -10,7 +10,8 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
       nz_(nz),
       depth_(depth),
       planes_(settings.initial_planes),
-      rebalancer_(nz > 0 ? double(settings.initial_planes) / nz : 0.0) {
+      rebalancer_(nz > 0 ? double(settings.initial_planes) / nz : 0.0),
+      measure_every_(settings.rebalance_every) {
   if (!settings.automatic) {
     origin_ = "deck";
   } else if (settings.cached_planes) {
@@ -28,7 +29,7 @@ ShareController::Plan ShareController::plan() const {
   if (tuner_ && tuner_->phase() != ShareTuner::Phase::Done)
     return {tuner_->host_planes(), sweeps,
             tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor};
-  const bool measure = intervals_since_rebalance_ + 1 >= settings_.rebalance_every;
+  const bool measure = intervals_since_rebalance_ + 1 >= measure_every_;
   return {planes_, sweeps, measure};
 }
 
@@ -49,9 +50,12 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
     }
     return;
   }
-  if (++intervals_since_rebalance_ < settings_.rebalance_every) return;
+  if (++intervals_since_rebalance_ < measure_every_) return;
   intervals_since_rebalance_ = 0;
+  const int before = planes_;
   if (settings_.automatic) planes_ = rebalancer_.update(planes_, nz_, depth_, host_seconds, device_seconds);
+  measure_every_ = planes_ == before ? std::min(2 * measure_every_, 32 * settings_.rebalance_every)
+                                     : settings_.rebalance_every;
 }
 
 std::string ShareController::origin() const {

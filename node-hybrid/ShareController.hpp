@@ -2,7 +2,8 @@
 //! \file ShareController.hpp
 //! Decides, interval by interval, where a rank's cut lies and whether the
 //! slabs run serialised so each one's time can be measured:
-//!   fixed share: the deck's split, measured now and then for the report;
+//!   fixed share: the deck's split, measured now and then for the report
+//!         (ever more rarely while nothing changes);
 //!   auto: a cached answer, or the start-up tuner (ShareTuner) whose steps
 //!         are real steps of the run, then run-time rebalancing (Rebalancer).
 //! Results never depend on the split (slabs compute bit-identical values),
@@ -21,7 +22,10 @@ struct ShareSettings {
   int initial_planes = 0;                //!< fixed split, or where auto starts without a cache
   std::optional<int> cached_planes;      //!< auto: a remembered answer skips the tuner
   int sweeps_per_interval = 4;           //!< sweeps per measurement interval (x halo depth)
-  int rebalance_every = 10;              //!< intervals between rebalancing measurements
+  //! Intervals between measurements of each slab (serialised, so they cost
+  //! time): doubled after each one that leaves the split where it was, up
+  //! to 32 times this, and back to this when planes move.
+  int rebalance_every = 10;
   //! Both slabs on one processor (CPU-only builds): they run one after the
   //! other, so a split is judged by the time it would take on two processors,
   //! max(t_host, t_device), rather than by the wall time of the step.
@@ -59,6 +63,7 @@ class ShareController {
   std::optional<ShareTuner> tuner_;
   Rebalancer rebalancer_;
   int intervals_since_rebalance_ = 0;
+  int measure_every_;
   std::optional<int> newly_tuned_;
   double tuned_seconds_ = 0.0;
   std::string origin_;

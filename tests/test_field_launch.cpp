@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -87,6 +88,42 @@ TYPED_TEST(FieldLaunch, RegionLaunchTouchesExactlyTheRegion) {
             }
       }
     }
+  }
+}
+
+// A launch over a list of boxes touches each of their cells once: through
+// the public overload (ten boxes, an empty one among them: two launches of
+// at most eight) and through the flat one-thread-per-cell path GPUs take,
+// run here on this space.
+TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
+  using Exec = TypeParam;
+  const Box owned{{0, 0, 0}, {9, 7, 6}};
+  std::vector<Box> boxes;
+  for (int k = 0; k < 6; ++k) boxes.push_back(Box{{k, 0, k}, {9, k + 1, k + 1}});  // rows of growing length
+  boxes.push_back(Box{{3, 3, 3}, {3, 5, 5}});                                      // empty
+  boxes.push_back(Box{{0, 6, 0}, {2, 7, 6}});
+  boxes.push_back(Box{{8, 3, 0}, {9, 6, 2}});
+  boxes.push_back(Box{{4, 6, 5}, {9, 7, 6}});
+  const std::function<void(const CellArray<double>&)> launches[] = {
+      [&](const CellArray<double>& u) { for_each_cell("touch", Exec(), boxes, AddOne{u}); },
+      [&](const CellArray<double>& u) {
+        for (std::size_t first = 0; first < boxes.size(); first += 5)
+          Impl::for_each_flat_cell("touch", Exec(), Impl::box_list(boxes.data() + first, 5), AddOne{u});
+      }};
+  for (const auto& launch : launches) {
+    Field<typename Exec::memory_space> f("f", owned, 1);
+    Kokkos::deep_copy(f.view(), -7.0);
+    launch(f.cells());
+    Exec().fence();
+    const auto h = host_copy(f);
+    const Box a = f.allocated();
+    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+        for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+          int covers = 0;
+          for (const Box& b : boxes) covers += b.contains(i, j, k);
+          ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), -7.0 + covers) << i << "," << j << "," << k;
+        }
   }
 }
 

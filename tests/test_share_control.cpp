@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -97,6 +98,32 @@ TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
   ShareController b(cached, 20, 100.0, 1);
   EXPECT_EQ(b.plan().host_planes, 12);
   EXPECT_EQ(b.origin(), "cache, rebalanced at run time");
+}
+
+// Serialised measurements cost time, so they thin out while the split
+// holds (gaps double up to 32x the base) and come back when planes move.
+TEST(ShareController, MeasuresLessOftenWhileTheSplitHolds) {
+  ShareSettings settings;
+  settings.automatic = true;
+  settings.cached_planes = 10;
+  settings.rebalance_every = 2;
+  ShareController controller(settings, 20, 100.0, 1);
+  std::vector<int> gaps;
+  int since = 0;
+  for (int n = 0; n < 400; ++n) {
+    ++since;
+    if (controller.plan().serialize) {
+      gaps.push_back(since);
+      since = 0;
+    }
+    controller.measured(1.0, 1.0, 1.0);  // equal slab times: the split holds
+  }
+  EXPECT_EQ(gaps, (std::vector<int>{2, 4, 8, 16, 32, 64, 64, 64, 64, 64}));
+  for (int n = 0; n < 64; ++n) controller.measured(1.0, 3.0, 1.0);  // the device slows: planes move
+  EXPECT_NE(controller.plan().host_planes, 10);
+  int next = 1;
+  for (; !controller.plan().serialize; ++next) controller.measured(1.0, 1.0, 1.0);
+  EXPECT_EQ(next, 2);  // back to the base gap
 }
 
 TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
