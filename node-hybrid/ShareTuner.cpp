@@ -34,6 +34,7 @@ void ShareTuner::probed(double host_seconds, double device_seconds) {
   STRATA_REQUIRE(phase_ == Phase::Probe, "ShareTuner::probed outside the probe phase");
   host_times_.push_back(host_seconds);
   device_times_.push_back(device_seconds);
+  if (host_times_.size() == 1) aim_second_probe();
   if (host_times_.size() < probe_planes_.size()) return;
 
   // Lines through the two points of each processor; n is cells computed.
@@ -49,14 +50,39 @@ void ShareTuner::probed(double host_seconds, double device_seconds) {
                      : 0.5;
   // R and one plane either side, and each processor alone: the model knows
   // nothing of the split's own costs (interface, walls, synchronisation),
-  // and measured on an H100 those made every split slower than the GPU alone.
+  // which on a GPU node can make a split slower than the GPU alone. A
+  // processor the model puts at over 4x the split's time is left out (the
+  // CPU of a GPU node: timing it alone costs seconds and cannot win).
   const int p = round_host_planes(nz_, model_share_, depth_);
+  const double best_model = model_seconds(p);
   for (int candidate : {p - 1, p, p + 1, 0, nz_}) {
     const int valid = round_host_planes(nz_, std::clamp(double(candidate) / nz_, 0.0, 1.0), depth_);
-    if (std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) == confirm_planes_.end())
+    const bool hopeless = (valid == 0 || valid == nz_) && model_seconds(valid) > 4.0 * best_model;
+    if (!hopeless && std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) == confirm_planes_.end())
       confirm_planes_.push_back(valid);
   }
   phase_ = Phase::Confirm;
+}
+
+double ShareTuner::model_seconds(int host_planes) const {
+  const double host_cells = host_planes * cells_per_plane_, device_cells = total_cells_ - host_cells;
+  return std::max(host_cells > 0 ? a_host_ * host_cells + b_host_ : 0.0,
+                  device_cells > 0 ? a_device_ * device_cells + b_device_ : 0.0);
+}
+
+void ShareTuner::aim_second_probe() {
+  // The first probe's speeds per cell put the answer near R0; when that is
+  // far below the first probe (a GPU node), the second probes twice R0
+  // rather than two thirds of the box on the CPU: the fit is then made
+  // where the answer lies, and cheaply.
+  if (probe_planes_.size() < 2) return;
+  const double host_cells = probe_planes_[0] * cells_per_plane_, device_cells = total_cells_ - host_cells;
+  const double host_rate = host_times_[0] / host_cells, device_rate = device_times_[0] / device_cells;
+  if (host_rate <= 0.0 || device_rate <= 0.0) return;
+  const double r0 = device_rate / (host_rate + device_rate);
+  if (2.0 * r0 >= 1.0 / 3.0) return;
+  const int p = std::max(depth_, round_host_planes(nz_, 2.0 * r0, depth_));
+  if (p < probe_planes_[0]) probe_planes_[1] = p;
 }
 
 void ShareTuner::confirmed(double seconds_per_step) {

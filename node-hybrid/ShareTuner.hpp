@@ -2,13 +2,17 @@
 //! \file ShareTuner.hpp
 //! Start-up choice of the CPU share, after SkePU's tuner but measured where
 //! SkePU was not: each slab is timed inside the real hybrid step (halo and
-//! interface traffic included, kept apart from compute) at two splits; a line
+//! interface traffic included, kept apart from compute) at two splits (a
+//! third of the planes on the host, then near twice the share the first
+//! one's speeds suggest, or two thirds); a line
 //! t = a n + b per processor through those points gives the host share
 //!   R = (a_d N + b_d - b_h) / (N (a_h + a_d)),  clamped to [0, 1],
 //! where both processors finish together. The answer is then confirmed by
 //! timing whole hybrid steps at R, one plane either side, and on each
-//! processor alone; the fastest wins, so auto never loses to a single one. The tuner is a plan of phases; the caller runs each phase's steps
-//! and feeds back what it measured.
+//! processor alone unless the model puts it at over 4x R's time; the
+//! fastest wins, so auto never loses to a single processor that could win.
+//! The tuner is a plan of phases; the caller runs each phase's steps and
+//! feeds back what it measured.
 
 #include <optional>
 #include <vector>
@@ -43,6 +47,9 @@ class ShareTuner {
   double device_only_seconds() const { return a_device_ * total_cells_ + b_device_; }
 
  private:
+  double model_seconds(int host_planes) const;
+  void aim_second_probe();
+
   int nz_, depth_;
   double cells_per_plane_, total_cells_;
   Phase phase_ = Phase::Probe;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -82,6 +83,35 @@ TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
   }
   EXPECT_EQ(costly.best_planes(), 0);
   EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
+}
+
+// A GPU node: the CPU 30x slower per cell. The second probe goes near the
+// answer instead of two thirds of the box, the fit is still exact for a
+// linear model, and the CPU alone (model: 30x the split's time) is never run.
+TEST(ShareTuner, ProbesNearTheAnswerAndSkipsAHopelessProcessor) {
+  const int nz = 512;
+  const double plane = 1000.0, N = nz * plane;
+  const Model model{3e-9, 2e-6, 0.1e-9, 10e-6};
+  ShareTuner tuner(nz, plane, 1);
+  std::vector<int> probed, confirmed;
+  while (tuner.phase() == ShareTuner::Phase::Probe) {
+    probed.push_back(tuner.host_planes());
+    const double host_cells = tuner.host_planes() * plane;
+    tuner.probed(model.host(host_cells), model.device(N - host_cells));
+  }
+  ASSERT_EQ(probed.size(), 2u);
+  EXPECT_EQ(probed[0], 171);
+  EXPECT_LT(probed[1], nz / 10);
+  const double expected = (0.1e-9 * N + 10e-6 - 2e-6) / (N * 3.1e-9);
+  EXPECT_NEAR(tuner.model_share(), expected, 1e-9);
+  while (tuner.phase() == ShareTuner::Phase::Confirm) {
+    confirmed.push_back(tuner.host_planes());
+    const double host_cells = tuner.host_planes() * plane;
+    tuner.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)));
+  }
+  EXPECT_EQ(std::count(confirmed.begin(), confirmed.end(), nz), 0);
+  EXPECT_EQ(std::count(confirmed.begin(), confirmed.end(), 0), 1);  // the GPU alone stays a candidate
+  EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
 }
 
 TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
