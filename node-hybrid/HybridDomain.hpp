@@ -107,12 +107,12 @@ class HybridDomain {
                                settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
         controller_(share_settings(settings.share), decomposition.local().extent(Z),
                     double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
-                    settings.halo_depth) {
+                    settings.halo_depth, ghosts_) {
     device_.exec = device_exec;
     host_.exec = host_exec;
     for (const HaloGroup& g : settings.groups)
       groups_.push_back(make_group(decomposition, settings, g.fields, g.depth, HaloShape::Full));
-    build(settings.share.initial_planes, nullptr, nullptr);
+    build(controller_.plan().host_planes, nullptr, nullptr);
   }
 
   HybridDomain(const HybridDomain&) = delete;

@@ -1,16 +1,20 @@
 #include "node-hybrid/ShareController.hpp"
 
+#include "node-hybrid/SlabSplit.hpp"
+
 #include <algorithm>
 
 namespace strata {
 
 ShareController::ShareController(const ShareSettings& settings, int nz, double cells_per_plane,
-                                 int depth)
+                                 int cycle, int min_planes)
     : settings_(settings),
       nz_(nz),
-      depth_(depth),
-      planes_(settings.initial_planes),
-      rebalancer_(nz > 0 ? double(settings.initial_planes) / nz : 0.0),
+      cycle_(cycle),
+      min_planes_(min_planes),
+      // The nearest split whose slabs are thick enough.
+      planes_(round_host_planes(nz, std::clamp(double(settings.initial_planes) / nz, 0.0, 1.0), min_planes)),
+      rebalancer_(double(planes_) / nz),
       measure_every_(settings.rebalance_every) {
   if (!settings.automatic) {
     origin_ = "deck";
@@ -19,13 +23,13 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
     rebalancer_ = Rebalancer(double(planes_) / nz);
     origin_ = "cache";
   } else {
-    tuner_.emplace(nz, cells_per_plane, depth);
+    tuner_.emplace(nz, cells_per_plane, min_planes);
     origin_ = "tuning";
   }
 }
 
 ShareController::Plan ShareController::plan() const {
-  const int sweeps = settings_.sweeps_per_interval * depth_;
+  const int sweeps = settings_.sweeps_per_interval * cycle_;
   if (tuner_ && tuner_->phase() != ShareTuner::Phase::Done)
     return {tuner_->host_planes(), sweeps,
             tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor};
@@ -53,7 +57,7 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
   if (++intervals_since_rebalance_ < measure_every_) return;
   intervals_since_rebalance_ = 0;
   const int before = planes_;
-  if (settings_.automatic) planes_ = rebalancer_.update(planes_, nz_, depth_, host_seconds, device_seconds);
+  if (settings_.automatic) planes_ = rebalancer_.update(planes_, nz_, min_planes_, host_seconds, device_seconds);
   measure_every_ = planes_ == before ? std::min(2 * measure_every_, 32 * settings_.rebalance_every)
                                      : settings_.rebalance_every;
 }

@@ -34,7 +34,9 @@ struct ShareSettings {
 
 class ShareController {
  public:
-  ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int depth);
+  //! For nz planes of `cells_per_plane` cells, exchange cycles of `cycle`
+  //! sweeps (intervals are whole cycles) and slabs of at least `min_planes`.
+  ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int cycle, int min_planes);
 
   struct Plan {
     int host_planes;
@@ -58,7 +60,7 @@ class ShareController {
 
  private:
   ShareSettings settings_;
-  int nz_, depth_;
+  int nz_, cycle_, min_planes_;
   int planes_;
   std::optional<ShareTuner> tuner_;
   Rebalancer rebalancer_;

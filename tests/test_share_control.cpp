@@ -117,7 +117,7 @@ TEST(ShareTuner, ProbesNearTheAnswerAndSkipsAHopelessProcessor) {
 TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
   ShareSettings fixed;
   fixed.initial_planes = 7;
-  ShareController a(fixed, 20, 100.0, 1);
+  ShareController a(fixed, 20, 100.0, 1, 1);
   for (int n = 0; n < 30; ++n) {
     EXPECT_EQ(a.plan().host_planes, 7);
     a.measured(1.0, 2.0, 1.0);
@@ -125,9 +125,30 @@ TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
   ShareSettings cached;
   cached.automatic = true;
   cached.cached_planes = 12;
-  ShareController b(cached, 20, 100.0, 1);
+  ShareController b(cached, 20, 100.0, 1, 1);
   EXPECT_EQ(b.plan().host_planes, 12);
   EXPECT_EQ(b.origin(), "cache, rebalanced at run time");
+}
+
+// Every split the controller plans leaves each non-empty slab its ghost
+// layers (3 here, as CloverLeaf's): the deck's share, and tuning on a
+// GPU-like node (the host 100x slower: the model's share is one plane).
+TEST(ShareController, PlansNoSlabThinnerThanItsGhosts) {
+  const int nz = 48, min_planes = 3;
+  const auto thick_enough = [&](int planes) {
+    return planes == 0 || planes == nz || (planes >= min_planes && nz - planes >= min_planes);
+  };
+  ShareSettings settings;
+  settings.initial_planes = 1;
+  EXPECT_EQ(ShareController(settings, nz, 100.0, 1, min_planes).plan().host_planes, 0);
+  settings.automatic = true;
+  settings.rebalance_every = 1;
+  ShareController controller(settings, nz, 100.0, 1, min_planes);
+  for (int n = 0; n < 60; ++n) {
+    const int planes = controller.plan().host_planes;
+    ASSERT_TRUE(thick_enough(planes)) << planes << " host planes";
+    controller.measured(100.0 * planes, 1.0 * (nz - planes), std::max(100.0 * planes, 1.0 * (nz - planes)));
+  }
 }
 
 // Serialised measurements cost time, so they thin out while the split
@@ -137,7 +158,7 @@ TEST(ShareController, MeasuresLessOftenWhileTheSplitHolds) {
   settings.automatic = true;
   settings.cached_planes = 10;
   settings.rebalance_every = 2;
-  ShareController controller(settings, 20, 100.0, 1);
+  ShareController controller(settings, 20, 100.0, 1, 1);
   std::vector<int> gaps;
   int since = 0;
   for (int n = 0; n < 400; ++n) {
