@@ -29,9 +29,11 @@ case $mode in
     threads=${OMP_NUM_THREADS:-$(( cores / ranks > 0 ? cores / ranks : 1 ))}
     export OMP_NUM_THREADS=$threads
     # Each rank gets its own cores and pins its threads inside them; binding
-    # threads without binding ranks would pile every rank onto core 0.
+    # threads without binding ranks would pile every rank onto core 0. On
+    # cores of its own a thread may spin between launches rather than sleep.
     if (( ranks * threads <= cores )); then
       export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
+      export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-active}
       binding=(--map-by "slot:PE=$threads" --bind-to core)
     else
       export OMP_PROC_BIND=false
