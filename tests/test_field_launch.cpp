@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <functional>
 #include <vector>
 
@@ -125,6 +126,17 @@ TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
           ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), -7.0 + covers) << i << "," << j << "," << k;
         }
   }
+}
+
+// GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
+// never wider than the box along an axis where a narrower one fits.
+TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
+  using Tile = std::array<int, 3>;
+  EXPECT_EQ(Impl::device_tile(box_of_size(512, 512, 512)), (Tile{128, 2, 1}));
+  EXPECT_EQ(Impl::device_tile(box_of_size(1, 514, 514)), (Tile{1, 256, 1}));  // an x wall
+  EXPECT_EQ(Impl::device_tile(box_of_size(514, 1, 514)), (Tile{128, 1, 2}));  // a y wall
+  EXPECT_EQ(Impl::device_tile(box_of_size(3, 5, 100)), (Tile{4, 8, 8}));
+  EXPECT_EQ(Impl::device_tile(box_of_size(2, 2, 2)), (Tile{2, 2, 2}));
 }
 
 TYPED_TEST(FieldLaunch, SumAndMaxOverCells) {
