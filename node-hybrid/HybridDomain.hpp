@@ -427,9 +427,16 @@ class HybridDomain {
   void end_interval() {
     const double n = interval_sweeps_;
     (serialize_ ? split_wall_.serialised : split_wall_.concurrent).add(interval_wall_, interval_sweeps_);
-    controller_.measured((times_.host_seconds - interval_start_.host_seconds) / n,
-                         (times_.device_seconds - interval_start_.device_seconds) / n,
-                         interval_wall_ / n);
+    const double device = (times_.device_seconds - interval_start_.device_seconds) / n;
+    // On two processors the host thread also launches the device's work,
+    // stages the interface and fills walls while the device computes: all of
+    // a serialised step but the device's compute is the host's side of the
+    // balance (its compute alone made the balancer overload the CPU of a GPU
+    // node). Slabs on one processor are balanced on compute alone.
+    const double host = std::is_same_v<DeviceExec, HostExec>
+                            ? (times_.host_seconds - interval_start_.host_seconds) / n
+                            : interval_wall_ / n - device;
+    controller_.measured(host, device, interval_wall_ / n);
     if (controller_.newly_tuned_planes() && settings_.on_tuned)
       settings_.on_tuned(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
   }

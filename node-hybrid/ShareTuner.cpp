@@ -91,6 +91,15 @@ void ShareTuner::confirmed(double seconds_per_step) {
   if (confirm_times_.size() < confirm_planes_.size()) return;
   const auto fastest = std::min_element(confirm_times_.begin(), confirm_times_.end());
   best_planes_ = confirm_planes_[fastest - confirm_times_.begin()];
+  // A split must win clearly: within 3% (the noise of short timed
+  // intervals) the faster single processor is kept, which has no interface
+  // to stage and no host jitter to wait for.
+  double single = std::numeric_limits<double>::infinity();
+  for (std::size_t c = 0; c < confirm_planes_.size(); ++c)
+    if ((confirm_planes_[c] == 0 || confirm_planes_[c] == nz_) && confirm_times_[c] < single) {
+      single = confirm_times_[c];
+      if (single <= 1.03 * *fastest) best_planes_ = confirm_planes_[c];
+    }
   phase_ = Phase::Done;
 }
 

@@ -10,7 +10,8 @@
 //! where both processors finish together. The answer is then confirmed by
 //! timing whole hybrid steps at R, one plane either side, and on each
 //! processor alone unless the model puts it at over 4x R's time; the
-//! fastest wins, so auto never loses to a single processor that could win.
+//! fastest wins, a split only by more than 3% over a single processor, so
+//! auto does not lose to one that could win.
 //! The tuner is a plan of phases; the caller runs each phase's steps and
 //! feeds back what it measured.
 

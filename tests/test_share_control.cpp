@@ -83,6 +83,21 @@ TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
   }
   EXPECT_EQ(costly.best_planes(), 0);
   EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
+
+  // A split within 3% of a single processor is noise: the processor wins.
+  for (double split_gain : {0.02, 0.05}) {
+    ShareTuner close(nz, plane, 1);
+    while (close.phase() == ShareTuner::Phase::Probe) {
+      const double host_cells = close.host_planes() * plane;
+      close.probed(model.host(host_cells), model.device(N - host_cells));
+    }
+    while (close.phase() == ShareTuner::Phase::Confirm) {
+      const int planes = close.host_planes();
+      const double device_alone = model.device(N);
+      close.confirmed(planes == 0 ? device_alone : planes == nz ? model.host(N) : device_alone * (1.0 - split_gain));
+    }
+    EXPECT_EQ(close.best_planes() == 0, split_gain < 0.03) << "split gains " << split_gain;
+  }
 }
 
 // A GPU node: the CPU 30x slower per cell. The second probe goes near the
