@@ -59,7 +59,8 @@ int main(int argc, char* argv[]) {
                                        : 1.0 / (1.0 / device_only + 1.0 / host_only);
     const double cells = double(n) * n * n;
     if (rank == 0) {
-      std::printf("hybrid_bench: %d^3 heat3d, device %s (copy %.2f GB/s), host %s (%d threads, copy %.2f GB/s)\n",
+      std::printf("hybrid_bench: %d^3 heat3d, device %s (copy %.2f GB/s), "
+                  "host %s (%d threads, copy %.2f GB/s)\n",
                   n, DeviceExecSpace::name(), copy_gbs, HostExecSpace::name(),
                   HostExecSpace().concurrency(), host_copy_gbs);
       std::printf("%-18s %12s %10s %9s %12s\n", "split", "ms/step", "Gcell/s", "% copy",

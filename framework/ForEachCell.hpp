@@ -121,9 +121,11 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
 // Device spaces, several boxes in one launch: one thread per cell of the
 // boxes laid end to end, i fastest within each.
 template <class ExecSpace, class Kernel>
-void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes,
+                        const Kernel& kernel) {
   Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, boxes.first_cell[boxes.count]),
+      label,
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, boxes.first_cell[boxes.count]),
       KOKKOS_LAMBDA(std::int64_t cell) {
         int b = 0;
         while (cell >= boxes.first_cell[b + 1]) ++b;

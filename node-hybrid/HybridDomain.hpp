@@ -468,7 +468,8 @@ class HybridDomain {
   void fill_walls(const S& slab, WallFill part, Timers& timers) {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    for (int f : settings_.exchanged) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
+    for (int f : settings_.exchanged)
+      fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
   }
 
   void fill_walls(WallFill part, Timers& timers) {

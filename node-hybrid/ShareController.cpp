@@ -57,7 +57,8 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
   if (++intervals_since_rebalance_ < measure_every_) return;
   intervals_since_rebalance_ = 0;
   const int before = planes_;
-  if (settings_.automatic) planes_ = rebalancer_.update(planes_, nz_, min_planes_, host_seconds, device_seconds);
+  if (settings_.automatic)
+    planes_ = rebalancer_.update(planes_, nz_, min_planes_, host_seconds, device_seconds);
   measure_every_ = planes_ == before ? std::min(2 * measure_every_, 32 * settings_.rebalance_every)
                                      : settings_.rebalance_every;
 }

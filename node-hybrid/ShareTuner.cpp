@@ -58,8 +58,8 @@ void ShareTuner::probed(double host_seconds, double device_seconds) {
   for (int candidate : {p - 1, p, p + 1, 0, nz_}) {
     const int valid = round_host_planes(nz_, std::clamp(double(candidate) / nz_, 0.0, 1.0), depth_);
     const bool hopeless = (valid == 0 || valid == nz_) && model_seconds(valid) > 4.0 * best_model;
-    if (!hopeless && std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) == confirm_planes_.end())
-      confirm_planes_.push_back(valid);
+    const bool known = std::find(confirm_planes_.begin(), confirm_planes_.end(), valid) != confirm_planes_.end();
+    if (!hopeless && !known) confirm_planes_.push_back(valid);
   }
   phase_ = Phase::Confirm;
 }

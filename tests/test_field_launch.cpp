@@ -24,6 +24,20 @@ auto host_copy(const Field<MemorySpace>& f) {
 
 double code_of(int i, int j, int k) { return 10000.0 * k + 100.0 * j + i + 0.25; }
 
+// Calls check(i, j, k, value) for every allocated value of f, ghosts
+// included, copied to the host; stops at the first failure.
+template <class MemorySpace, class Check>
+void check_every_value(const Field<MemorySpace>& f, const Check& check) {
+  const auto h = host_copy(f);
+  const Box a = f.allocated();
+  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+      for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+        check(i, j, k, h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]));
+        if (::testing::Test::HasFailure()) return;
+      }
+}
+
 // Kernels at namespace scope: CUDA cannot launch lambdas from a test body
 // (a private member function of the generated test class).
 struct FillCode {
@@ -52,12 +66,7 @@ TYPED_TEST(FieldLaunch, AllocatesGhostsAndMapsGlobalIndices) {
   for_each_cell("fill", Exec(), f.allocated(),
                 FillCode{u});
   Exec().fence();
-  const auto h = host_copy(f);
-  const Box a = f.allocated();
-  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-      for (int i = a.lo[X]; i < a.hi[X]; ++i)
-        ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), code_of(i, j, k));
+  check_every_value(f, [](int i, int j, int k, double value) { ASSERT_EQ(value, code_of(i, j, k)); });
 }
 
 // Each region launch touches exactly its cells: poison everything, add one in
@@ -76,17 +85,13 @@ TYPED_TEST(FieldLaunch, RegionLaunchTouchesExactlyTheRegion) {
         for_each_cell("touch", Exec(), owned, region, reach, deferred,
                       AddOne{u});
         Exec().fence();
-        const auto h = host_copy(f);
         const auto boxes = region_boxes(owned, region, reach, deferred);
-        const Box a = f.allocated();
-        for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-          for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-            for (int i = a.lo[X]; i < a.hi[X]; ++i) {
-              bool inside = false;
-              for (const Box& b : boxes) inside |= b.contains(i, j, k);
-              ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), inside ? -6.0 : -7.0)
-                  << to_string(region) << " reach " << reach << " cell " << i << "," << j << "," << k;
-            }
+        check_every_value(f, [&](int i, int j, int k, double value) {
+          bool inside = false;
+          for (const Box& b : boxes) inside |= b.contains(i, j, k);
+          ASSERT_EQ(value, inside ? -6.0 : -7.0)
+              << to_string(region) << " reach " << reach << " cell " << i << "," << j << "," << k;
+        });
       }
     }
   }
@@ -116,15 +121,11 @@ TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
     Kokkos::deep_copy(f.view(), -7.0);
     launch(f.cells());
     Exec().fence();
-    const auto h = host_copy(f);
-    const Box a = f.allocated();
-    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-        for (int i = a.lo[X]; i < a.hi[X]; ++i) {
-          int covers = 0;
-          for (const Box& b : boxes) covers += b.contains(i, j, k);
-          ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), -7.0 + covers) << i << "," << j << "," << k;
-        }
+    check_every_value(f, [&](int i, int j, int k, double value) {
+      int covers = 0;
+      for (const Box& b : boxes) covers += b.contains(i, j, k);
+      ASSERT_EQ(value, -7.0 + covers) << i << "," << j << "," << k;
+    });
   }
 }
 
@@ -177,28 +178,23 @@ TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
       fill_wall_ghosts(Exec(), f, walls, WallCondition{kind, g});
     }
     Exec().fence();
-    const auto h = host_copy(f);
-    const Box a = f.allocated();
-    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-        for (int i = a.lo[X]; i < a.hi[X]; ++i) {
-          int idx[3] = {i, j, k};
-          int reflections = 0;
-          for (int ax = 0; ax < 3; ++ax) {
-            if (idx[ax] < owned.lo[ax] && walls[ax][0]) {
-              idx[ax] = 2 * owned.lo[ax] - 1 - idx[ax];
-              ++reflections;
-            } else if (idx[ax] >= owned.hi[ax] && walls[ax][1]) {
-              idx[ax] = 2 * owned.hi[ax] - 1 - idx[ax];
-              ++reflections;
-            }
-          }
-          double expected = code_of(idx[0], idx[1], idx[2]);
-          if (kind == WallKind::Dirichlet)
-            for (int r = 0; r < reflections; ++r) expected = 2 * g - expected;
-          ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected)
-              << "cell " << i << "," << j << "," << k;
+    check_every_value(f, [&](int i, int j, int k, double value) {
+      int idx[3] = {i, j, k};
+      int reflections = 0;
+      for (int ax = 0; ax < 3; ++ax) {
+        if (idx[ax] < owned.lo[ax] && walls[ax][0]) {
+          idx[ax] = 2 * owned.lo[ax] - 1 - idx[ax];
+          ++reflections;
+        } else if (idx[ax] >= owned.hi[ax] && walls[ax][1]) {
+          idx[ax] = 2 * owned.hi[ax] - 1 - idx[ax];
+          ++reflections;
         }
+      }
+      double expected = code_of(idx[0], idx[1], idx[2]);
+      if (kind == WallKind::Dirichlet)
+        for (int r = 0; r < reflections; ++r) expected = 2 * g - expected;
+      ASSERT_EQ(value, expected) << "cell " << i << "," << j << "," << k;
+    });
   }
 }
 
@@ -221,8 +217,7 @@ TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
                 FillCode{u});
   fill_wall_ghosts(Exec(), f, walls, conditions, WallFill::All, depth);
   Exec().fence();
-  const auto h = host_copy(f);
-  const Box valid = valid_box(owned, s), a = f.allocated();
+  const Box valid = valid_box(owned, s);
   // Reflect until inside the valid box, as the layers were filled.
   const std::function<double(std::array<int, 3>)> expected = [&](std::array<int, 3> idx) {
     for (int ax = 0; ax < 3; ++ax) {
@@ -239,16 +234,14 @@ TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
     }
     return code_of(idx[0], idx[1], idx[2]);
   };
-  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-      for (int i = a.lo[X]; i < a.hi[X]; ++i) {
-        const std::array<int, 3> idx{i, j, k};
-        bool beyond_depth = false;
-        for (int ax = 0; ax < 3; ++ax)
-          beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
-        const double want = beyond_depth ? code_of(i, j, k) : expected(idx);
-        ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), want) << "value " << i << "," << j << "," << k;
-      }
+  check_every_value(f, [&](int i, int j, int k, double value) {
+    const std::array<int, 3> idx{i, j, k};
+    bool beyond_depth = false;
+    for (int ax = 0; ax < 3; ++ax)
+      beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+    ASSERT_EQ(value, beyond_depth ? code_of(i, j, k) : expected(idx))
+        << "value " << i << "," << j << "," << k;
+  });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -50,52 +51,52 @@ TEST(Rebalancer, MovesTowardsEqualTimesWithSmoothingAndHysteresis) {
   EXPECT_EQ(balancer.update(0, nz, 1, 0.0, 1.0), 0);
 }
 
-TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
-  const int nz = 120;
-  const double plane = 1000.0;
-  const Model model{2e-9, 5e-6, 0.5e-9, 20e-6};
-  ShareTuner tuner(nz, plane, 1);
+// Takes a tuner for nz planes of `plane` cells through its phases: probes
+// time each slab by `model`, confirmations take `step(host_planes)`. Returns
+// the host planes it probed and those it confirmed.
+template <class Step>
+std::pair<std::vector<int>, std::vector<int>> tune(ShareTuner& tuner, const Model& model, int nz,
+                                                   double plane, const Step& step) {
+  std::pair<std::vector<int>, std::vector<int>> planes;
   while (tuner.phase() == ShareTuner::Phase::Probe) {
+    planes.first.push_back(tuner.host_planes());
     const double host_cells = tuner.host_planes() * plane;
     tuner.probed(model.host(host_cells), model.device(nz * plane - host_cells));
   }
+  while (tuner.phase() == ShareTuner::Phase::Confirm) {
+    planes.second.push_back(tuner.host_planes());
+    tuner.confirmed(step(tuner.host_planes()));
+  }
+  return planes;
+}
+
+TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
+  const int nz = 120;
+  const double plane = 1000.0, N = nz * plane;
+  const Model model{2e-9, 5e-6, 0.5e-9, 20e-6};
+  const auto both_finish = [&](int planes) {
+    return std::max(model.host(planes * plane), model.device(N - planes * plane));
+  };
+  ShareTuner tuner(nz, plane, 1);
+  tune(tuner, model, nz, plane, both_finish);
   // R = (a_d N + b_d - b_h) / (N (a_h + a_d))
-  const double N = nz * plane;
   const double expected = (0.5e-9 * N + 20e-6 - 5e-6) / (N * 2.5e-9);
   EXPECT_NEAR(tuner.model_share(), expected, 1e-9);
-  while (tuner.phase() == ShareTuner::Phase::Confirm) {
-    const double host_cells = tuner.host_planes() * plane;
-    tuner.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)));
-  }
   EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
+  EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
 
   // When splitting costs more than it gains, a single processor wins.
   ShareTuner costly(nz, plane, 1);
-  while (costly.phase() == ShareTuner::Phase::Probe) {
-    const double host_cells = costly.host_planes() * plane;
-    costly.probed(model.host(host_cells), model.device(N - host_cells));
-  }
-  while (costly.phase() == ShareTuner::Phase::Confirm) {
-    const int planes = costly.host_planes();
-    const double host_cells = planes * plane;
-    const double split_cost = planes > 0 && planes < nz ? 1.0 : 0.0;
-    costly.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)) + split_cost);
-  }
+  tune(costly, model, nz, plane,
+       [&](int planes) { return both_finish(planes) + (planes > 0 && planes < nz ? 1.0 : 0.0); });
   EXPECT_EQ(costly.best_planes(), 0);
-  EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
 
   // A split within 3% of a single processor is noise: the processor wins.
   for (double split_gain : {0.02, 0.05}) {
     ShareTuner close(nz, plane, 1);
-    while (close.phase() == ShareTuner::Phase::Probe) {
-      const double host_cells = close.host_planes() * plane;
-      close.probed(model.host(host_cells), model.device(N - host_cells));
-    }
-    while (close.phase() == ShareTuner::Phase::Confirm) {
-      const int planes = close.host_planes();
-      const double device_alone = model.device(N);
-      close.confirmed(planes == 0 ? device_alone : planes == nz ? model.host(N) : device_alone * (1.0 - split_gain));
-    }
+    tune(close, model, nz, plane, [&](int planes) {
+      return planes == 0 || planes == nz ? both_finish(planes) : both_finish(0) * (1.0 - split_gain);
+    });
     EXPECT_EQ(close.best_planes() == 0, split_gain < 0.03) << "split gains " << split_gain;
   }
 }
@@ -108,22 +109,14 @@ TEST(ShareTuner, ProbesNearTheAnswerAndSkipsAHopelessProcessor) {
   const double plane = 1000.0, N = nz * plane;
   const Model model{3e-9, 2e-6, 0.1e-9, 10e-6};
   ShareTuner tuner(nz, plane, 1);
-  std::vector<int> probed, confirmed;
-  while (tuner.phase() == ShareTuner::Phase::Probe) {
-    probed.push_back(tuner.host_planes());
-    const double host_cells = tuner.host_planes() * plane;
-    tuner.probed(model.host(host_cells), model.device(N - host_cells));
-  }
+  const auto [probed, confirmed] = tune(tuner, model, nz, plane, [&](int planes) {
+    return std::max(model.host(planes * plane), model.device(N - planes * plane));
+  });
   ASSERT_EQ(probed.size(), 2u);
   EXPECT_EQ(probed[0], 171);
   EXPECT_LT(probed[1], nz / 10);
   const double expected = (0.1e-9 * N + 10e-6 - 2e-6) / (N * 3.1e-9);
   EXPECT_NEAR(tuner.model_share(), expected, 1e-9);
-  while (tuner.phase() == ShareTuner::Phase::Confirm) {
-    confirmed.push_back(tuner.host_planes());
-    const double host_cells = tuner.host_planes() * plane;
-    tuner.confirmed(std::max(model.host(host_cells), model.device(N - host_cells)));
-  }
   EXPECT_EQ(std::count(confirmed.begin(), confirmed.end(), nz), 0);
   EXPECT_EQ(std::count(confirmed.begin(), confirmed.end(), 0), 1);  // the GPU alone stays a candidate
   EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
