@@ -25,6 +25,7 @@
 #include "framework/Region.hpp"
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -52,6 +53,30 @@ enum class WallFill {
   BeforeHalo,  //!< the pieces that mirror owned cells only
   AfterHalo,   //!< the rest, once the halo has arrived
 };
+
+namespace Impl {
+
+// ghost = offset + sign * mirror along Axis (a compile-time axis: the row
+// loop stays a plain vectorisable one), across the low wall for ghosts
+// below `low_end` and across the high wall above the box.
+template <int Axis>
+struct MirrorAcrossWalls {
+  CellArray<double> u;
+  int low_end, reflect_low, reflect_high;
+  double offset, sign;
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    if constexpr (Axis == X) {
+      u(i, j, k) = offset + sign * u((i < low_end ? reflect_low : reflect_high) - i, j, k);
+    } else if constexpr (Axis == Y) {
+      u(i, j, k) = offset + sign * u(i, (j < low_end ? reflect_low : reflect_high) - j, k);
+    } else {
+      u(i, j, k) = offset + sign * u(i, j, (k < low_end ? reflect_low : reflect_high) - k);
+    }
+  }
+};
+
+}  // namespace Impl
 
 //! Fills `depth` ghost layers (all of them by default) beyond the walls in
 //! `is_wall`, with the condition of each wall's normal axis.
@@ -102,15 +127,15 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
             break;
         }
       }
-      for_each_cell("strata::fill_wall_ghosts", exec, pieces, KOKKOS_LAMBDA(int i, int j, int k) {
-        // Selects, not an indexed array: the row loop stays vectorisable.
-        const int n = axis == X ? i : axis == Y ? j : k;
-        const int reflect = n < low_end ? reflect_low : reflect_high;
-        const int mi = axis == X ? reflect - i : i;
-        const int mj = axis == Y ? reflect - j : j;
-        const int mk = axis == Z ? reflect - k : k;
-        u(i, j, k) = offset + sign * u(mi, mj, mk);
-      });
+      const auto mirror = [&](auto along) {
+        const Impl::MirrorAcrossWalls<decltype(along)::value> kernel{u, low_end, reflect_low, reflect_high, offset, sign};
+        for_each_cell("strata::fill_wall_ghosts", exec, pieces, kernel);
+      };
+      switch (axis) {
+        case X: mirror(std::integral_constant<int, X>()); break;
+        case Y: mirror(std::integral_constant<int, Y>()); break;
+        default: mirror(std::integral_constant<int, Z>()); break;
+      }
     }
     for (Box* span : {&with_halo, &own}) {
       if (is_wall[axis][0]) span->lo[axis] = low_ghosts - h;
