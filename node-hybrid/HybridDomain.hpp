@@ -6,12 +6,13 @@
 //! explicit stencil sweep at a time for an app's kernel:
 //!
 //!   post MPI receives; each slab packs its planes of the rank's messages; send
-//!   start the slab interface exchange (async on the device instance)
-//!   fill wall ghosts that mirror owned cells
-//!   interior: device slab launched asynchronously, host slab computed
-//!             meanwhile in z-chunks with MPI_Testall between them
-//!   finish the interface; wait for MPI; unpack into both slabs; the rest
-//!   of the walls; boundary shells of both slabs; fence both
+//!   queue the device slab's walls (those mirroring owned cells) and interior
+//!   start the slab interface exchange (its own device instance)
+//!   the host slab's walls and interior, in z-chunks with MPI_Testall
+//!   between them, while the device computes
+//!   finish the interface (the copies, not the device's kernels); wait for
+//!   MPI; unpack into both slabs; the rest of the walls; boundary shells of
+//!   both slabs; wait for the device (docs/node-hybrid.md)
 //!
 //! With a halo depth w > 1 (ghost-cell expansion) the exchange happens every
 //! w sweeps and the sweeps in between recompute the valid part of the ghosts,
