@@ -31,10 +31,6 @@ template <class ExecSpace>
 constexpr bool runs_on_host =
     Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
-}  // namespace Impl
-
-namespace Impl {
-
 // A few boxes as plain numbers a kernel can carry (cells counted
 // cumulatively, for the flat device launch).
 struct BoxList {

@@ -128,7 +128,8 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
         }
       }
       const auto mirror = [&](auto along) {
-        const Impl::MirrorAcrossWalls<decltype(along)::value> kernel{u, low_end, reflect_low, reflect_high, offset, sign};
+        const Impl::MirrorAcrossWalls<decltype(along)::value> kernel{
+            u, low_end, reflect_low, reflect_high, offset, sign};
         for_each_cell("strata::fill_wall_ghosts", exec, pieces, kernel);
       };
       switch (axis) {

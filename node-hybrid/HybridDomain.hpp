@@ -237,10 +237,8 @@ class HybridDomain {
     }
     messages.wait(timers);
     unpack(group, timers);
-    auto timer = timers.time("wall fill");
     for_each_slab([&](const auto& slab) {
-      for (int f : group.fields)
-        fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), WallFill::All, depth);
+      fill_walls(slab, group.fields, WallFill::All, depth, timers);
       slab.exec.fence();
     });
   }
@@ -463,14 +461,21 @@ class HybridDomain {
     return settings_.fields[f].walls.value_or(WallConditions{settings_.wall, settings_.wall, settings_.wall});
   }
 
-  // No fence: each slab's fills are ordered before its next kernels on its
-  // own instance, and nothing else reads them (a GPU keeps its queue busy).
+  // Wall ghosts of `fields` on a slab, `depth` layers (all by default). No
+  // fence: each slab's fills are ordered before its next kernels on its own
+  // instance, and nothing else reads them (a GPU keeps its queue busy).
   template <class S>
-  void fill_walls(const S& slab, WallFill part, Timers& timers) {
+  void fill_walls(const S& slab, const std::vector<int>& fields, WallFill part, int depth, Timers& timers) {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    for (int f : settings_.exchanged)
-      fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part);
+    for (int f : fields)
+      fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
+  }
+
+  // The walls of the fields a sweep reads.
+  template <class S>
+  void fill_walls(const S& slab, WallFill part, Timers& timers) {
+    fill_walls(slab, settings_.exchanged, part, -1, timers);
   }
 
   void fill_walls(WallFill part, Timers& timers) {

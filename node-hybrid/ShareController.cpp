@@ -13,7 +13,8 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
       cycle_(cycle),
       min_planes_(min_planes),
       // The nearest split whose slabs are thick enough.
-      planes_(round_host_planes(nz, std::clamp(double(settings.initial_planes) / nz, 0.0, 1.0), min_planes)),
+      planes_(round_host_planes(nz, std::clamp(double(settings.initial_planes) / nz, 0.0, 1.0),
+                                min_planes)),
       rebalancer_(double(planes_) / nz),
       measure_every_(settings.rebalance_every) {
   if (!settings.automatic) {

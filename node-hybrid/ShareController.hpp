@@ -36,7 +36,8 @@ class ShareController {
  public:
   //! For nz planes of `cells_per_plane` cells, exchange cycles of `cycle`
   //! sweeps (intervals are whole cycles) and slabs of at least `min_planes`.
-  ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int cycle, int min_planes);
+  ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int cycle,
+                  int min_planes);
 
   struct Plan {
     int host_planes;
