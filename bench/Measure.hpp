@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <vector>
 
 namespace strata::bench {
 
@@ -19,16 +20,25 @@ inline double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+//! Best time of each of `bodies` over `repeats` rounds that run them in turn
+//! after one warm-up round, so that clock-speed drift and a busy neighbour
+//! during the run weigh on every variant alike.
+inline std::vector<double> best_times_alternated(int repeats,
+                                                 const std::vector<std::function<void()>>& bodies) {
+  for (const auto& body : bodies) body();
+  std::vector<double> best(bodies.size(), 1e300);
+  for (int r = 0; r < repeats; ++r)
+    for (std::size_t b = 0; b < bodies.size(); ++b) {
+      const double t0 = seconds_now();
+      bodies[b]();
+      best[b] = std::min(best[b], seconds_now() - t0);
+    }
+  return best;
+}
+
 //! Best time of `repeats` runs of `body` after one warm-up run.
 inline double best_time(int repeats, const std::function<void()>& body) {
-  body();
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const double t0 = seconds_now();
-    body();
-    best = std::min(best, seconds_now() - t0);
-  }
-  return best;
+  return best_times_alternated(repeats, {body})[0];
 }
 
 //! Copy a[i] = b[i] over arrays far larger than any cache, in GB/s counting

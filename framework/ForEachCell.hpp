@@ -10,7 +10,9 @@
 //! asynchronous on device instances; callers fence.
 
 #include "framework/Box.hpp"
+#include "framework/HostLaunchWidth.hpp"
 #include "framework/Region.hpp"
+#include "framework/Timers.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -80,38 +82,76 @@ inline std::array<int, 3> device_tile(const Box& box) {
   return tile;
 }
 
-// Host spaces: each thread takes one contiguous run of rows (k, j) of every
-// box, as a static OpenMP schedule would, decoding (j, k) once per run and
-// stepping; the i loop is unit stride and vectorised.
+// Host spaces: run `run` of `runs` takes one contiguous run of the rows
+// (k, j) of every box, as a static OpenMP schedule would, decoding (j, k)
+// once and stepping; the i loop is unit stride and vectorised.
+template <class Kernel>
+struct RowRuns {
+  BoxList boxes;
+  Kernel kernel;
+  std::int64_t runs;
+
+  void operator()(std::int64_t run) const {
+    // A local copy: stores through the kernel's output pointers cannot
+    // alias it, so its coefficients and pointers stay in registers.
+    const Kernel f = kernel;
+    for (int b = 0; b < boxes.count; ++b) {
+      const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
+      const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
+      const std::int64_t rows = std::int64_t(ny) * boxes.extent[b][Z];
+      const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
+      int j = jlo + int(first % ny);
+      int k = boxes.lo[b][Z] + int(first / ny);
+      for (std::int64_t row = first; row < last; ++row) {
+#pragma omp simd
+        for (int i = ilo; i < ihi; ++i) f(i, j, k);
+        if (++j == jlo + ny) {
+          j = jlo;
+          ++k;
+        }
+      }
+    }
+  }
+};
+
+// Host spaces at a given width: every thread one run of rows, or the calling
+// thread all of them (no parallel region opened).
 template <class ExecSpace, class Kernel>
-void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel,
+                  HostWidth width) {
   std::int64_t most_rows = 0;
   for (int b = 0; b < boxes.count; ++b)
     most_rows = std::max(most_rows, std::int64_t(boxes.extent[b][Y]) * boxes.extent[b][Z]);
   const std::int64_t runs = std::min<std::int64_t>(most_rows, exec.concurrency());
-  Kokkos::parallel_for(
-      label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
-      [=](std::int64_t run) {
-        // A local copy: stores through the kernel's output pointers cannot
-        // alias it, so its coefficients and pointers stay in registers.
-        const Kernel f = kernel;
-        for (int b = 0; b < boxes.count; ++b) {
-          const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
-          const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
-          const std::int64_t rows = std::int64_t(ny) * boxes.extent[b][Z];
-          const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
-          int j = jlo + int(first % ny);
-          int k = boxes.lo[b][Z] + int(first / ny);
-          for (std::int64_t row = first; row < last; ++row) {
-#pragma omp simd
-            for (int i = ilo; i < ihi; ++i) f(i, j, k);
-            if (++j == jlo + ny) {
-              j = jlo;
-              ++k;
-            }
-          }
-        }
-      });
+  if (width == HostWidth::CallingThread || runs == 1)
+    RowRuns<Kernel>{boxes, kernel, 1}(0);
+  else
+    Kokkos::parallel_for(label,
+                         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
+                         RowRuns<Kernel>{boxes, kernel, runs});
+}
+
+// Host spaces at the width this launch site has found faster (see
+// HostLaunchWidth.hpp); small launches time their first runs to find it.
+template <class ExecSpace, class Kernel>
+void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+  const std::int64_t cells = boxes.first_cell[boxes.count];
+  if (cells > most_cells_worth_probing || exec.concurrency() == 1) {
+    for_each_row(label, exec, boxes, kernel, HostWidth::AllThreads);
+    return;
+  }
+  std::int64_t rows = 0;
+  for (int b = 0; b < boxes.count; ++b) rows += std::int64_t(boxes.extent[b][Y]) * boxes.extent[b][Z];
+  HostWidthSites& sites = host_width_sites<ExecSpace, Kernel>();
+  const HostWidthChoice choice = sites.next(cells, rows);
+  if (!choice.probing) {
+    for_each_row(label, exec, boxes, kernel, choice.width);
+    return;
+  }
+  const double start = Timers::now();
+  for_each_row(label, exec, boxes, kernel, choice.width);
+  exec.fence();
+  sites.record(cells, rows, choice.width, Timers::now() - start);
 }
 
 // Device spaces, several boxes in one launch: one thread per cell of the

@@ -129,6 +129,96 @@ TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
   }
 }
 
+// Host launches cover a box list at either width, each cell once: every
+// thread taking a run of rows that starts and ends mid-box, or the calling
+// thread taking all of them.
+TYPED_TEST(FieldLaunch, HostLaunchTouchesEachCellOnceAtEitherWidth) {
+  using Exec = TypeParam;
+  if constexpr (!Impl::runs_on_host<Exec>) {
+    GTEST_SKIP() << "device spaces map cells to threads";
+  } else {
+    const Box owned{{0, 0, 0}, {9, 7, 6}};
+    const std::vector<Box> boxes = {Box{{0, 0, 0}, {9, 7, 3}}, Box{{2, 1, 3}, {5, 7, 6}},
+                                    Box{{8, 6, 5}, {9, 7, 6}}};
+    for (HostWidth width : {HostWidth::AllThreads, HostWidth::CallingThread}) {
+      Field<typename Exec::memory_space> f("f", owned, 1);
+      Kokkos::deep_copy(f.view(), -7.0);
+      Impl::for_each_row("touch", Exec(), Impl::box_list(boxes.data(), int(boxes.size())),
+                         AddOne{f.cells()}, width);
+      check_every_value(f, [&](int i, int j, int k, double value) {
+        int covers = 0;
+        for (const Box& b : boxes) covers += b.contains(i, j, k);
+        ASSERT_EQ(value, -7.0 + covers) << (width == HostWidth::AllThreads ? "all threads" : "calling thread")
+                                        << " cell " << i << "," << j << "," << k;
+      });
+    }
+  }
+}
+
+// Its own kernel type, so that its launch sites start unprobed.
+struct CountLaunches {
+  CellArray<double> u;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) += 1.0; }
+};
+
+// A small launch site on a multi-threaded host space times its first
+// launches at both widths, then keeps one; every launch, probing or not,
+// updates each cell once. A launch too large to run on one thread, or on a
+// one-thread space, never probes.
+TYPED_TEST(FieldLaunch, SmallLaunchSiteSettlesOnAWidth) {
+  using Exec = TypeParam;
+  if constexpr (!Impl::runs_on_host<Exec>) {
+    GTEST_SKIP() << "device launches have one width";
+  } else {
+    const Box small{{0, 0, 0}, {6, 5, 4}};
+    const Box large = box_of_size(64, 32, 33);
+    ASSERT_GT(large.num_cells(), Impl::most_cells_worth_probing);
+    const bool probes = Exec().concurrency() > 1;
+    const Impl::HostWidthSites& sites = Impl::host_width_sites<Exec, CountLaunches>();
+    const int probing_launches = 2 * Impl::HostWidthProbe::launches_per_width;
+    for (const Box& box : {small, large}) {
+      Field<typename Exec::memory_space> f("f", box, 1);
+      Kokkos::deep_copy(f.view(), 0.0);
+      const std::int64_t rows = std::int64_t(box.extent(Y)) * box.extent(Z);
+      for (int launch = 1; launch <= probing_launches + 2; ++launch) {
+        for_each_cell("count", Exec(), box, CountLaunches{f.cells()});
+        const bool settled = sites.chosen(box.num_cells(), rows).has_value();
+        EXPECT_EQ(settled, probes && box == small && launch >= probing_launches) << "launch " << launch;
+      }
+      Exec().fence();
+      check_every_value(f, [&](int i, int j, int k, double value) {
+        ASSERT_EQ(value, box.contains(i, j, k) ? probing_launches + 2 : 0.0) << i << "," << j << "," << k;
+      });
+    }
+  }
+}
+
+// A probe alternates the widths, keeps the best time of each (not the last:
+// a first launch runs cold) and then holds its choice.
+TEST(HostWidthProbe, AlternatesThenKeepsTheFasterWidth) {
+  const struct {
+    std::vector<double> all_threads, calling_thread;
+    HostWidth faster;
+  } cases[] = {{{3e-6, 3e-6}, {2e-6, 2e-6}, HostWidth::CallingThread},
+               {{9e-6, 1e-6}, {1.5e-6, 1.5e-6}, HostWidth::AllThreads},
+               {{4e-6, 4e-6}, {9e-6, 3e-6}, HostWidth::CallingThread}};
+  for (const auto& c : cases) {
+    Impl::HostWidthProbe probe;
+    for (int n = 0; n < Impl::HostWidthProbe::launches_per_width; ++n)
+      for (HostWidth width : {HostWidth::AllThreads, HostWidth::CallingThread}) {
+        const Impl::HostWidthChoice next = probe.next();
+        ASSERT_TRUE(next.probing);
+        ASSERT_EQ(next.width, width);
+        probe.record(width, (width == HostWidth::AllThreads ? c.all_threads : c.calling_thread)[n]);
+      }
+    EXPECT_FALSE(probe.next().probing);
+    EXPECT_EQ(probe.next().width, c.faster);
+    probe.record(HostWidth::AllThreads, 0.0);
+    probe.record(HostWidth::CallingThread, 0.0);
+    EXPECT_EQ(probe.next().width, c.faster);
+  }
+}
+
 // GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
 // never wider than the box along an axis where a narrower one fits.
 TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
