@@ -6,11 +6,12 @@
 //! Opening an OpenMP parallel region costs microseconds (3.1 us for 2 threads
 //! on the 2-core development VM, through Kokkos or a bare `omp parallel`),
 //! more than one thread takes for a small box of a cheap kernel: walls,
-//! boundary shells, halo packing and small ranks pay it on every launch. Where the break-even lies depends on the
-//! kernel's cost per cell, which the framework does not know, so each launch
-//! site (kernel type, cell and row count: the same every step) times its
-//! first launches both ways and keeps the faster. The choice never changes a
-//! result: a per-cell kernel writes each cell once whichever thread runs it.
+//! boundary shells, halo packing and small ranks pay it on every launch.
+//! Where the break-even lies depends on the kernel's cost per cell, which the
+//! framework does not know, so each launch site (kernel type, cell and row
+//! count: the same every step) times its first launches both ways and keeps
+//! the faster. The choice never changes a result: a per-cell kernel writes
+//! each cell once whichever thread runs it.
 
 #include <cstdint>
 #include <limits>
