@@ -34,18 +34,20 @@ struct HostWidthChoice {
   bool probing;
 };
 
-//! One launch site's probe: its first launches alternate between the two
-//! widths, `launches_per_width` each, then the width with the best time is
-//! kept.
+//! One launch site's probe: its first `launches_per_width` launches run on
+//! every thread, the next as many on the calling thread, then the width with
+//! the best time is kept. Launches of one width run back to back: the first
+//! after a switch finds the data in the other width's caches (half of it in
+//! another core's, for two threads), which later launches do not pay.
 class HostWidthProbe {
  public:
-  static constexpr int launches_per_width = 2;
+  static constexpr int launches_per_width = 3;
 
   //! The width the next launch should use, and whether it is still probing
   //! (then the launch must be timed and recorded).
   HostWidthChoice next() const {
     if (decided_) return {choice_, false};
-    return {recorded_ % 2 == 0 ? HostWidth::AllThreads : HostWidth::CallingThread, true};
+    return {recorded_ < launches_per_width ? HostWidth::AllThreads : HostWidth::CallingThread, true};
   }
 
   //! Records one launch of `seconds` at `width`.

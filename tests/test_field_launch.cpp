@@ -193,19 +193,20 @@ TYPED_TEST(FieldLaunch, SmallLaunchSiteSettlesOnAWidth) {
   }
 }
 
-// A probe alternates the widths, keeps the best time of each (not the last:
-// a first launch runs cold) and then holds its choice.
-TEST(HostWidthProbe, AlternatesThenKeepsTheFasterWidth) {
+// A probe runs each width in turn, keeps the best time of each (not the
+// last, nor the first after a switch, which runs cold) and then holds its
+// choice.
+TEST(HostWidthProbe, ProbesEachWidthInTurnThenKeepsTheFaster) {
   const struct {
     std::vector<double> all_threads, calling_thread;
     HostWidth faster;
-  } cases[] = {{{3e-6, 3e-6}, {2e-6, 2e-6}, HostWidth::CallingThread},
-               {{9e-6, 1e-6}, {1.5e-6, 1.5e-6}, HostWidth::AllThreads},
-               {{4e-6, 4e-6}, {9e-6, 3e-6}, HostWidth::CallingThread}};
+  } cases[] = {{{3e-6, 3e-6, 3e-6}, {2e-6, 2e-6, 2e-6}, HostWidth::CallingThread},
+               {{9e-6, 1e-6, 2e-6}, {1.5e-6, 1.5e-6, 1.5e-6}, HostWidth::AllThreads},
+               {{4e-6, 4e-6, 4e-6}, {9e-6, 3e-6, 5e-6}, HostWidth::CallingThread}};
   for (const auto& c : cases) {
     Impl::HostWidthProbe probe;
-    for (int n = 0; n < Impl::HostWidthProbe::launches_per_width; ++n)
-      for (HostWidth width : {HostWidth::AllThreads, HostWidth::CallingThread}) {
+    for (HostWidth width : {HostWidth::AllThreads, HostWidth::CallingThread})
+      for (int n = 0; n < Impl::HostWidthProbe::launches_per_width; ++n) {
         const Impl::HostWidthChoice next = probe.next();
         ASSERT_TRUE(next.probing);
         ASSERT_EQ(next.width, width);
