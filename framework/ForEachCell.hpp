@@ -5,9 +5,10 @@
 //!
 //! The launch shape is chosen per space, so an app writes each kernel once:
 //! host spaces iterate rows (k, j) in parallel with an inner `omp simd` i loop
-//! over unit-stride CellArrays, which vectorises; device spaces map one cell to
-//! one thread through a rank-3 MDRange with i fastest. Launches are
-//! asynchronous on device instances; callers fence.
+//! over unit-stride CellArrays, which vectorises (a small launch may run on
+//! the calling thread alone, where that measured faster: HostLaunchWidth.hpp);
+//! device spaces map one cell to one thread through a rank-3 MDRange with i
+//! fastest. Launches are asynchronous on device instances; callers fence.
 
 #include "framework/Box.hpp"
 #include "framework/HostLaunchWidth.hpp"

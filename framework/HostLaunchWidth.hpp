@@ -11,7 +11,9 @@
 //! framework does not know, so each launch site (kernel type, cell and row
 //! count: the same every step) times its first launches both ways and keeps
 //! the faster. The choice never changes a result: a per-cell kernel writes
-//! each cell once whichever thread runs it.
+//! each cell once whichever thread runs it. Launches on the calling thread do
+//! not go through Kokkos, so profiling tools see only those that open a
+//! parallel region.
 
 #include <cstdint>
 #include <limits>
