@@ -170,8 +170,11 @@ TYPED_TEST(FieldLaunch, SmallLaunchSiteSettlesOnAWidth) {
   if constexpr (!Impl::runs_on_host<Exec>) {
     GTEST_SKIP() << "device launches have one width";
   } else {
-    const Box small{{0, 0, 0}, {6, 5, 4}};
-    const Box large = box_of_size(64, 32, 33);
+    // Sites outlive a test: a new size each run keeps --gtest_repeat honest.
+    static int run = 0;
+    const Box small{{0, 0, 0}, {6, 5, 4 + run}};
+    const Box large = box_of_size(64, 32, 33 + run);
+    ++run;
     ASSERT_GT(large.num_cells(), Impl::most_cells_worth_probing);
     const bool probes = Exec().concurrency() > 1;
     const Impl::HostWidthSites& sites = Impl::host_width_sites<Exec, CountLaunches>();
