@@ -43,6 +43,11 @@ struct BoxList {
   std::int64_t first_cell[capacity + 1];
 };
 
+// Rows (k, j) of box `b` of a list: what host launches divide among threads.
+KOKKOS_INLINE_FUNCTION std::int64_t rows_of(const BoxList& list, int b) {
+  return std::int64_t(list.extent[b][Y]) * list.extent[b][Z];
+}
+
 inline BoxList box_list(const Box* boxes, int count) {
   BoxList list;
   list.first_cell[0] = 0;
@@ -99,7 +104,7 @@ struct RowRuns {
     for (int b = 0; b < boxes.count; ++b) {
       const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
       const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
-      const std::int64_t rows = std::int64_t(ny) * boxes.extent[b][Z];
+      const std::int64_t rows = rows_of(boxes, b);
       const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
       int j = jlo + int(first % ny);
       int k = boxes.lo[b][Z] + int(first / ny);
@@ -121,8 +126,7 @@ template <class ExecSpace, class Kernel>
 void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel,
                   HostWidth width) {
   std::int64_t most_rows = 0;
-  for (int b = 0; b < boxes.count; ++b)
-    most_rows = std::max(most_rows, std::int64_t(boxes.extent[b][Y]) * boxes.extent[b][Z]);
+  for (int b = 0; b < boxes.count; ++b) most_rows = std::max(most_rows, rows_of(boxes, b));
   const std::int64_t runs = std::min<std::int64_t>(most_rows, exec.concurrency());
   if (width == HostWidth::CallingThread || runs == 1)
     RowRuns<Kernel>{boxes, kernel, 1}(0);
@@ -142,7 +146,7 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
     return;
   }
   std::int64_t rows = 0;
-  for (int b = 0; b < boxes.count; ++b) rows += std::int64_t(boxes.extent[b][Y]) * boxes.extent[b][Z];
+  for (int b = 0; b < boxes.count; ++b) rows += rows_of(boxes, b);
   HostWidthSites& sites = host_width_sites<ExecSpace, Kernel>();
   const HostWidthChoice choice = sites.next(cells, rows);
   if (!choice.probing) {

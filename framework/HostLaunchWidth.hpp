@@ -92,8 +92,10 @@ class HostWidthSites {
   std::optional<HostWidth> chosen(std::int64_t cells, std::int64_t rows) const {
     const std::lock_guard<std::mutex> lock(mutex_);
     const auto probe = probes_.find({cells, rows});
-    if (probe == probes_.end() || probe->second.next().probing) return std::nullopt;
-    return probe->second.next().width;
+    if (probe == probes_.end()) return std::nullopt;
+    const HostWidthChoice choice = probe->second.next();
+    if (choice.probing) return std::nullopt;
+    return choice.width;
   }
 
  private:
