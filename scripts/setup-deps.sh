@@ -32,7 +32,7 @@ packages=(
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev nlohmann-json3-dev
-  libgtest-dev googletest libbenchmark-dev
+  libgtest-dev googletest
   python3 python3-matplotlib libxml2-utils
   slurm-wlm munge
 )
