@@ -1,7 +1,10 @@
 //! The `strata` executable: MPI and Kokkos around the driver.
 
 #include "apps/Driver.hpp"
+#include "framework/CommandLine.hpp"
+#include "framework/Error.hpp"
 #include "framework/FloatingPoint.hpp"
+#include "framework/ThreadBinding.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -9,6 +12,22 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+//! Whether argv starts a simulation (the driver reports a bad command line).
+bool runs_simulation(int argc, const char* const* argv) {
+  if (strata::CommandLine::asks_kokkos_help(argc, argv)) return false;
+  try {
+    return strata::CommandLine::parse(argc, argv).action == strata::CommandLine::Action::Run;
+  } catch (const strata::InputError&) {
+    return false;
+  }
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
   strata::flush_subnormals_to_zero();
@@ -20,10 +39,22 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "strata: fatal: MPI does not provide MPI_THREAD_FUNNELED\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string binding_advice = strata::state_thread_binding();
+  if (rank == 0 && !binding_advice.empty() && runs_simulation(argc, argv))
+    std::fprintf(stderr, "%s\n", binding_advice.c_str());
   int code = 0;
   try {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    code = strata::run_strata(argc, argv, MPI_COMM_WORLD, std::cout, std::cerr);
+    // Kokkos sees only its own flags: --help is Strata's.
+    std::vector<std::string> kokkos_args =
+        strata::CommandLine::kokkos_arguments(argc, argv, rank == 0);
+    std::vector<char*> kokkos_argv;
+    for (std::string& arg : kokkos_args) kokkos_argv.push_back(arg.data());
+    int kokkos_argc = int(kokkos_argv.size());
+    Kokkos::ScopeGuard kokkos(kokkos_argc, kokkos_argv.data());
+    if (!strata::CommandLine::asks_kokkos_help(argc, argv))
+      code = strata::run_strata(argc, argv, MPI_COMM_WORLD, std::cout, std::cerr);
   } catch (const std::exception& e) {
     // Past set-up, a failure on one rank cannot be agreed on: end them all.
     std::fprintf(stderr, "strata: fatal: %s\n", e.what());

@@ -45,9 +45,29 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
   return cl;
 }
 
+namespace {
+const std::string kokkos_help = "--kokkos-help";
+}
+
+std::vector<std::string> CommandLine::kokkos_arguments(int argc, const char* const* argv,
+                                                       bool printing_rank) {
+  std::vector<std::string> args{argc > 0 ? argv[0] : "strata"};
+  for (int n = 1; n < argc; ++n) {
+    const std::string arg = argv[n];
+    if (arg.rfind("--kokkos-", 0) == 0 && (arg != kokkos_help || printing_rank)) args.push_back(arg);
+  }
+  return args;
+}
+
+bool CommandLine::asks_kokkos_help(int argc, const char* const* argv) {
+  for (int n = 1; n < argc; ++n)
+    if (argv[n] == kokkos_help) return true;
+  return false;
+}
+
 std::string CommandLine::usage() {
   return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]\n"
-         "       strata --help | --version\n"
+         "       strata --help | --version | --kokkos-help\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
          "  --set key.path=value  override one deck key, e.g. --set grid.cells=[128,128,128]\n"
@@ -56,7 +76,7 @@ std::string CommandLine::usage() {
          "  --print-deck          print the deck with every default filled in, and exit\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"
-         "Kokkos options (--kokkos-...) are passed through to Kokkos.\n";
+         "  --kokkos-help         Kokkos' options (--kokkos-...), which are passed to Kokkos\n";
 }
 
 std::string version_string() {

@@ -1,7 +1,7 @@
 #pragma once
 //! \file CommandLine.hpp
 //! `strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]`
-//! `strata --help | --version`
+//! `strata --help | --version | --kokkos-help`
 
 #include <string>
 #include <vector>
@@ -18,6 +18,14 @@ struct CommandLine {
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);
   static std::string usage();
+
+  //! What Kokkos::initialize is given: the program name and the `--kokkos-*` flags, so that
+  //! `--help` is Strata's alone. `--kokkos-help` (Kokkos prints its options) goes to the
+  //! printing rank only.
+  static std::vector<std::string> kokkos_arguments(int argc, const char* const* argv,
+                                                   bool printing_rank);
+  //! Whether argv asks for Kokkos' options: once Kokkos has printed them, nothing runs.
+  static bool asks_kokkos_help(int argc, const char* const* argv);
 };
 
 //! "strata 0.1.0 (Kokkos 3.4.1, ...)" for --version and reports.

@@ -1,0 +1,66 @@
+# The strata command as a user first meets it, on two ranks:
+#   --help prints Strata's usage first and alone, once;
+#   --kokkos-help prints Kokkos' options once and runs nothing;
+#   a run with no thread binding set prints no Kokkos binding warning and one
+#   line of advice, which an explicit OMP_PROC_BIND silences.
+# cmake -DSTRATA=... -DMPIEXEC=... -DMPIEXEC_FLAGS=... -DDECK=heat.yaml -P strata_command_line.cmake
+
+# expect(MESSAGE CONDITION...): reports MESSAGE unless the if() condition holds.
+function(expect message)
+  if(NOT (${ARGN}))
+    message(SEND_ERROR "${message}")
+  endif()
+endfunction()
+
+# Runs strata on two ranks; sets `out` (stdout then stderr) and `err` in the caller.
+function(run_strata)
+  execute_process(COMMAND ${MPIEXEC} -n 2 ${MPIEXEC_FLAGS} ${STRATA} ${ARGN}
+                  OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr RESULT_VARIABLE code)
+  if(NOT code EQUAL 0)
+    message(SEND_ERROR "strata ${ARGN} exited with ${code}:\n${stdout}${stderr}")
+  endif()
+  set(out "${stdout}${stderr}" PARENT_SCOPE)
+  set(err "${stderr}" PARENT_SCOPE)
+endfunction()
+
+# How often `text` occurs in `haystack`, into `count`.
+function(occurrences haystack text count)
+  string(REPLACE "${text}" "\n@@\n" marked "${haystack}")
+  string(REGEX MATCHALL "\n@@\n" hits "${marked}")
+  list(LENGTH hits n)
+  set(${count} ${n} PARENT_SCOPE)
+endfunction()
+
+unset(ENV{OMP_PROC_BIND})
+unset(ENV{OMP_PLACES})
+set(kokkos_help_title "Kokkos command line arguments")
+set(kokkos_binding_warning "OMP_PROC_BIND environment variable not set")
+set(advice "strata: note: OpenMP threads are not bound")
+
+run_strata(--help)
+string(FIND "${out}" "usage: strata " at)
+expect("--help: the output does not start with Strata's usage:\n${out}" at EQUAL 0)
+occurrences("${out}" "usage: strata " usages)
+expect("--help: the usage printed ${usages} times:\n${out}" usages EQUAL 1)
+string(FIND "${out}" "${kokkos_help_title}" at)
+expect("--help: Kokkos' options printed too:\n${out}" at EQUAL -1)
+string(LENGTH "${err}" err_length)
+expect("--help: something on stderr:\n${err}" err_length EQUAL 0)
+
+run_strata(--kokkos-help)
+occurrences("${out}" "${kokkos_help_title}" helps)
+expect("--kokkos-help: Kokkos' options printed ${helps} times:\n${out}" helps EQUAL 1)
+string(FIND "${out}" "strata: no deck given" at)
+expect("--kokkos-help: strata ran:\n${out}" at EQUAL -1)
+
+set(short_run ${DECK} --set grid.cells=[8,8,8] --set time.steps=2)
+run_strata(${short_run})
+string(FIND "${out}" "${kokkos_binding_warning}" at)
+expect("a run without OMP_PROC_BIND: Kokkos' warning printed:\n${out}" at EQUAL -1)
+occurrences("${out}" "${advice}" advices)
+expect("a run without OMP_PROC_BIND: the advice printed ${advices} times:\n${out}" advices EQUAL 1)
+
+set(ENV{OMP_PROC_BIND} false)
+run_strata(${short_run})
+string(FIND "${out}" "${advice}" at)
+expect("a run with OMP_PROC_BIND=false: the advice printed:\n${out}" at EQUAL -1)
