@@ -17,7 +17,6 @@ const std::string data_dir = STRATA_TEST_DATA_DIR;
 
 using test::DriverRun;
 using test::on_rank0;
-using test::world_rank;
 
 DriverRun run_driver(const std::vector<std::string>& args) {
   return test::run_driver(MPI_COMM_WORLD, args);
@@ -137,10 +136,14 @@ TEST(Driver, BadDecompositionFailsOnEveryRank) {
                      "cells over " + std::to_string(size) +
                      " ranks with dims [5, 1, 1] (0 = free): the product of dims must equal the "
                      "rank count and no axis may have more ranks than cells\n"));
-  const DriverRun too_thin = run_driver({deck, "--set", "grid.cells=[2,2,2]", "--set",
-                                         "halo.width=3"});
+  // Every rank owns 2 cells along x, fewer than the halo is wide.
+  const DriverRun too_thin =
+      run_driver({deck, "--set", "grid.cells=[2,2,8]", "--set",
+                  "decomposition.dims=[1,1," + std::to_string(size) + "]", "--set", "halo.width=3"});
   EXPECT_EQ(too_thin.code, 1);
-  EXPECT_EQ(too_thin.err.empty(), world_rank() != 0);
+  EXPECT_EQ(too_thin.err,
+            on_rank0("halo: rank 0 owns 2 cells along x, fewer than the halo width 3: use fewer "
+                     "ranks along that axis or a narrower halo\n"));
 }
 
 }  // namespace
