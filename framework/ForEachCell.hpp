@@ -73,9 +73,8 @@ inline Box box_in(const BoxList& list, int n) {
 }
 
 // Device thread blocks of 256 cells, filled along i, then j, then k as far
-// as the box extends: rows of 128 cells coalesce. Kokkos' default tile for
-// this rank-3 policy (16 x 2 x 2 threads) reached 58% of the H100's copy
-// bandwidth on the 7-point update at 512^3; 128 x 2 x 1 reaches 68%.
+// as the box extends: rows of 128 cells coalesce, which Kokkos' default tile
+// for this rank-3 policy does not (measured: docs/node-hybrid.md).
 inline std::array<int, 3> device_tile(const Box& box) {
   std::array<int, 3> tile{1, 1, 1};
   int threads = 256;

@@ -3,10 +3,10 @@
 //! Whether a host launch runs on all of its space's threads or on the calling
 //! thread alone.
 //!
-//! Opening an OpenMP parallel region costs microseconds (3.1 us for 2 threads
-//! on the 2-core development VM, through Kokkos or a bare `omp parallel`),
-//! more than one thread takes for a small box of a cheap kernel: walls,
-//! boundary shells, halo packing and small ranks pay it on every launch.
+//! Opening an OpenMP parallel region costs microseconds, more than one thread
+//! takes for a small box of a cheap kernel: walls, boundary shells, halo
+//! packing and small ranks would pay it on every launch (figures:
+//! docs/performance-notes.md).
 //! Where the break-even lies depends on the kernel's cost per cell, which the
 //! framework does not know, so each launch site (kernel type, cell and row
 //! count: the same every step) times its first launches both ways and keeps
@@ -38,9 +38,8 @@ struct HostWidthChoice {
 
 //! One launch site's probe: its first `launches_per_width` launches run on
 //! every thread, the next as many on the calling thread, then the width with
-//! the best time is kept. Launches of one width run back to back: the first
-//! after a switch finds the data in the other width's caches (half of it in
-//! another core's, for two threads), which later launches do not pay.
+//! the best time is kept. Launches of one width run back to back, so that only
+//! the first of each pays for data left in the other width's caches.
 class HostWidthProbe {
  public:
   static constexpr int launches_per_width = 3;
@@ -70,9 +69,9 @@ class HostWidthProbe {
   HostWidth choice_ = HostWidth::AllThreads;
 };
 
-//! Launches of more cells always take every thread: one thread would need
-//! over 16 us even at 0.25 ns a cell, more than any parallel region costs, so
-//! probing them could only lose time.
+//! Launches of more cells always take every thread: one thread needs over
+//! 16 us for them even at 0.25 ns a cell, more than a parallel region costs,
+//! so probing them could only lose time.
 constexpr std::int64_t most_cells_worth_probing = std::int64_t(1) << 16;
 
 //! The probes of one kernel type on one host space, by launch size (cells,
