@@ -3,6 +3,7 @@
 #include "apps/cardiac/Cardiac.hpp"
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "apps/cloverleaf3d/CloverDeck.hpp"
+#include "apps/cloverleaf3d/CloverIn.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
@@ -72,12 +73,20 @@ AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
       name, [name, read](io::Deck& deck, const io::RunConfig&) { return read(deck.root().section(name)); });
 }
 
-const std::map<std::string, AppReader>& registry() {
-  static const std::map<std::string, AppReader> apps = {
-      {"heat3d", app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params)},
-      {"cardiac", app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params)},
-      {"cloverleaf3d", app_reader<cloverleaf::CloverLeaf3d<>, cloverleaf::CloverParams>(
-                           "cloverleaf3d", cloverleaf::read_clover_deck)},
+// What an app registers: its deck reader, and the formats besides YAML it
+// translates into its deck.
+struct AppEntry {
+  AppReader read;
+  std::vector<io::DeckFormat> formats;
+};
+
+const std::map<std::string, AppEntry>& registry() {
+  static const std::map<std::string, AppEntry> apps = {
+      {"heat3d", {app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params), {}}},
+      {"cardiac", {app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params), {}}},
+      {"cloverleaf3d", {app_reader<cloverleaf::CloverLeaf3d<>, cloverleaf::CloverParams>(
+                            "cloverleaf3d", cloverleaf::read_clover_deck),
+                        {cloverleaf::clover_in_format()}}},
   };
   return apps;
 }
@@ -90,6 +99,13 @@ std::set<std::string> app_names() {
   return names;
 }
 
+std::vector<io::DeckFormat> deck_formats() {
+  std::vector<io::DeckFormat> formats;
+  for (const auto& entry : registry())
+    formats.insert(formats.end(), entry.second.formats.begin(), entry.second.formats.end());
+  return formats;
+}
+
 AppBuilder read_app(io::Deck& deck, const io::RunConfig& config) {
   const auto it = registry().find(config.app);
   if (it == registry().end()) {
@@ -98,7 +114,7 @@ AppBuilder read_app(io::Deck& deck, const io::RunConfig& config) {
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     deck.root().fail("app", message);
   }
-  return it->second(deck, config);
+  return it->second.read(deck, config);
 }
 
 }  // namespace strata

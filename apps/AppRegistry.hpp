@@ -5,17 +5,23 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
 #include "io/Deck.hpp"
+#include "io/DeckFormat.hpp"
 #include "io/RunConfig.hpp"
 
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace strata {
 
 //! Names accepted by `app:`.
 std::set<std::string> app_names();
+
+//! The deck formats besides YAML that apps read (cloverleaf3d's clover.in),
+//! for io::Deck::load.
+std::vector<io::DeckFormat> deck_formats();
 
 //! Builds the simulation once the decomposition exists.
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;

@@ -179,7 +179,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     cli = CommandLine::parse(argc, argv);
     if (cli->action != CommandLine::Action::Run && cli->action != CommandLine::Action::PrintDeck)
       return;
-    deck = std::make_unique<io::Deck>(io::Deck::load(cli->deck_path, cli->overrides));
+    deck = std::make_unique<io::Deck>(io::Deck::load(cli->deck_path, cli->overrides, deck_formats()));
     config = io::read_run_config(*deck);
     const AppBuilder build_app = read_app(*deck, config);
     deck->root().reject_unknown_keys();

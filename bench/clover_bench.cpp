@@ -6,6 +6,7 @@
 //! Usage: clover_bench [DECK] (default inputs/clover_bm_short.in); MPI ranks
 //! split the grid as the deck says.
 
+#include "apps/AppRegistry.hpp"
 #include "apps/cloverleaf3d/CloverDeck.hpp"
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "bench/Measure.hpp"
@@ -50,7 +51,7 @@ int main(int argc, char* argv[]) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const std::string path = argc > 1 && argv[1][0] != '-' ? argv[1] : STRATA_SOURCE_DIR "/inputs/clover_bm_short.in";
-    io::Deck deck = io::Deck::load(path);
+    io::Deck deck = io::Deck::load(path, {}, deck_formats());
     const io::RunConfig config = io::read_run_config(deck);
     const cloverleaf::CloverParams params = cloverleaf::read_clover_deck(deck, config);
     const auto& n = config.grid.cells;

@@ -1,7 +1,5 @@
 #include "io/Deck.hpp"
 
-#include "io/CloverIn.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -342,17 +340,19 @@ Deck Deck::parse(const std::string& text, const std::string& name,
   return Deck(DeckSection(source, root, "", 0));
 }
 
-Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides) {
+Deck Deck::load(const std::string& path, const std::vector<std::string>& overrides,
+                const std::vector<DeckFormat>& formats) {
   std::error_code error;
   if (!std::filesystem::is_regular_file(path, error)) throw InputError(path + ": cannot open the deck");
   std::ifstream in(path);
   std::stringstream text;
   text << in.rdbuf();
   if (in.bad()) throw InputError(path + ": cannot read the deck");
-  if (is_clover_in(text.str())) {
-    TranslatedDeck deck = translate_clover_in(text.str(), path);
-    return parse(deck.yaml, path, overrides, std::move(deck.source_lines));
-  }
+  for (const DeckFormat& format : formats)
+    if (format.recognises(text.str())) {
+      TranslatedDeck deck = format.translate(text.str(), path);
+      return parse(deck.yaml, path, overrides, std::move(deck.source_lines));
+    }
   return parse(text.str(), path, overrides);
 }
 

@@ -7,6 +7,7 @@
 //! with a "did you mean" suggestion.
 
 #include "framework/Error.hpp"
+#include "io/DeckFormat.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -99,7 +100,10 @@ class DeckSection {
 class Deck {
  public:
   //! Loads `path` and applies `overrides`, each `key.path=value` (value in YAML).
-  static Deck load(const std::string& path, const std::vector<std::string>& overrides = {});
+  //! A file that one of `formats` recognises is translated first; messages
+  //! then name the line of the original file.
+  static Deck load(const std::string& path, const std::vector<std::string>& overrides = {},
+                   const std::vector<DeckFormat>& formats = {});
   //! Parses deck text held in memory; `name` stands for the file in messages.
   //! YAML translated from another format passes, per YAML line, the 0-based
   //! line of the original it came from, so messages point into the original.

@@ -1,4 +1,4 @@
-#include "io/CloverIn.hpp"
+#include "apps/cloverleaf3d/CloverIn.hpp"
 
 #include "framework/Error.hpp"
 #include "io/Deck.hpp"
@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-namespace strata::io {
+namespace strata::cloverleaf {
 
 namespace {
 
@@ -58,7 +58,7 @@ class Writer {
     yaml_ << std::string(indent, ' ') << text << "\n";
     lines_.push_back(source);
   }
-  TranslatedDeck done() const { return {yaml_.str(), lines_}; }
+  io::TranslatedDeck done() const { return {yaml_.str(), lines_}; }
 
  private:
   std::ostringstream yaml_;
@@ -76,7 +76,7 @@ bool is_clover_in(const std::string& text) {
   return false;
 }
 
-TranslatedDeck translate_clover_in(const std::string& text, const std::string& name) {
+io::TranslatedDeck translate_clover_in(const std::string& text, const std::string& name) {
   const auto fail = [&](int line, const std::string& message) {
     throw InputError(name + ":" + std::to_string(line + 1) + ": " + message);
   };
@@ -119,7 +119,7 @@ TranslatedDeck translate_clover_in(const std::string& text, const std::string& n
       known.insert(reference_only_keys.begin(), reference_only_keys.end());
       known.insert("state");
       std::string message = "unknown key '" + w[0] + "'";
-      const std::string suggestion = closest_match(key, known);
+      const std::string suggestion = io::closest_match(key, known);
       if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
       fail(n, message);
     }
@@ -168,4 +168,6 @@ TranslatedDeck translate_clover_in(const std::string& text, const std::string& n
   return out.done();
 }
 
-}  // namespace strata::io
+io::DeckFormat clover_in_format() { return {is_clover_in, translate_clover_in}; }
+
+}  // namespace strata::cloverleaf
