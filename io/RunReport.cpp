@@ -2,9 +2,17 @@
 
 #include "framework/Error.hpp"
 
+#include <Kokkos_Core.hpp>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <thread>
+#include <vector>
 
 namespace strata::io {
 
@@ -16,7 +24,121 @@ std::string join(const std::vector<std::string>& cells) {
   return line + "\n";
 }
 
+// Appends one CSV row, writing `header` first when the file is new; a row is
+// written with one call, so concurrent runs appending to one table interleave
+// whole lines.
+void append_csv_row(const std::string& path, const std::vector<std::string>& header,
+                    const std::vector<std::string>& row) {
+  const bool is_new = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
+  const std::string text = (is_new ? join(header) : "") + join(row);
+  std::FILE* file = std::fopen(path.c_str(), "a");
+  if (!file) throw Error(path + ": cannot open the results table for appending");
+  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
+  std::fclose(file);
+  if (!ok) throw Error(path + ": cannot append to the results table");
+}
+
 }  // namespace
+
+void print_run_summary(const TimeLoopResult& r, const std::map<std::string, TimerStats>& phases,
+                       std::ostream& out) {
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "done: %d steps to t = %.6e in %.3f s wall, %.3e cell updates/s\n", r.steps_run,
+                r.time, r.wall_seconds, r.cells_per_second);
+  out << line;
+  std::snprintf(line, sizeof line, "%-14s %10s %10s %10s %7s %9s\n", "phase [s]", "min", "mean",
+                "max", "max %", "max rank");
+  out << line;
+  for (const auto& [name, s] : phases) {
+    std::snprintf(line, sizeof line, "  %-12s %10.4f %10.4f %10.4f %6.1f%% %9d\n", name.c_str(),
+                  s.min, s.mean, s.max, r.wall_seconds > 0 ? 100.0 * s.max / r.wall_seconds : 0.0,
+                  s.max_rank);
+    out << line;
+  }
+}
+
+void write_run_reports(const RunConfig& config, const Deck& deck, const Decomposition& d,
+                       const Simulation& sim, const TimeLoopResult& r,
+                       const std::map<std::string, TimerStats>& phases) {
+  // Per-rank load: every rank's share and total phase time, gathered to rank 0.
+  const MPI_Comm comm = d.comm();
+  double mine[2] = {sim.host_share(), 0.0};
+  for (const auto& [name, s] : phases) mine[1] += r.timers.seconds(name);
+  std::array<double, 2> halo = sim.halo_seconds();
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, halo.data(), 2, MPI_DOUBLE, MPI_MAX, comm));
+  std::vector<double> all(2 * d.size());
+  STRATA_MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, comm));
+  std::vector<int> boxes(6 * d.size());
+  const Box& local = d.local();
+  const int box[6] = {local.lo[X], local.lo[Y], local.lo[Z], local.hi[X], local.hi[Y], local.hi[Z]};
+  STRATA_MPI_CHECK(MPI_Gather(box, 6, MPI_INT, boxes.data(), 6, MPI_INT, 0, comm));
+  if (d.rank() != 0) return;
+
+  using nlohmann::json;
+  json report;
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  report["strata_version"] = STRATA_VERSION;
+  report["machine"] = {{"host", host}, {"hardware_threads", std::thread::hardware_concurrency()}};
+  report["build"] = {{"compiler", __VERSION__},
+                     {"kokkos_version", KOKKOS_VERSION},
+                     {"device_space", Kokkos::DefaultExecutionSpace::name()},
+                     {"host_space", Kokkos::DefaultHostExecutionSpace::name()},
+                     {"host_threads", Kokkos::DefaultHostExecutionSpace().concurrency()}};
+  report["deck"] = {{"path", config.deck_path}, {"resolved", deck.resolved()}};
+  report["app"] = config.app;
+  report["grid"] = {{"cells", config.grid.cells}, {"global_cells", sim.global_cells()}};
+  json ranks = json::array();
+  for (int n = 0; n < d.size(); ++n)
+    ranks.push_back({{"rank", n},
+                     {"lo", {boxes[6 * n], boxes[6 * n + 1], boxes[6 * n + 2]}},
+                     {"hi", {boxes[6 * n + 3], boxes[6 * n + 4], boxes[6 * n + 5]}},
+                     {"host_share", all[2 * n]},
+                     {"phase_seconds_total", all[2 * n + 1]}});
+  report["decomposition"] = {{"ranks", d.size()}, {"dims", d.dims()}, {"per_rank", ranks}};
+  json phase_table;
+  for (const auto& [name, s] : phases)
+    phase_table[name] = {{"min", s.min}, {"mean", s.mean}, {"max", s.max}, {"max_rank", s.max_rank},
+                         {"per_rank", s.per_rank}};
+  report["phases"] = phase_table;
+  double total_max = 0, total_mean = 0;
+  for (int n = 0; n < d.size(); ++n) {
+    total_max = std::max(total_max, all[2 * n + 1]);
+    total_mean += all[2 * n + 1] / d.size();
+  }
+  const double wait = phases.count("halo wait") ? phases.at("halo wait").max : 0.0;
+  report["halo"] = {{"in_flight_seconds_max", halo[0]},
+                    {"exposed_seconds_max", halo[1]},
+                    {"hidden_fraction", halo[0] > 0 ? 1.0 - std::min(1.0, halo[1] / halo[0]) : 1.0}};
+  report["hybrid"] = {{"host_share_rank0", all[0]}};
+  report["load_balance"] = {{"max_over_mean", total_mean > 0 ? total_max / total_mean : 1.0}};
+  report["run"] = {{"steps", r.steps_run},
+                   {"last_step", r.steps},
+                   {"time", r.time},
+                   {"dt", r.dt},
+                   {"wall_seconds", r.wall_seconds},
+                   {"seconds_per_step", r.steps_run ? r.wall_seconds / r.steps_run : 0.0},
+                   {"cells_per_second", r.cells_per_second},
+                   {"halo_wait_max_seconds", wait}};
+  if (!config.report.json.empty()) write_text_atomically(config.report.json, report.dump(2) + "\n");
+  if (!config.report.csv.empty()) {
+    const auto text = [](double v) {
+      char s[32];
+      std::snprintf(s, sizeof s, "%.6g", v);
+      return std::string(s);
+    };
+    append_csv_row(
+        config.report.csv,
+        {"app", "ranks", "nx", "ny", "nz", "steps", "wall_s", "s_per_step", "cells_per_s",
+         "cpu_share_rank0", "halo_wait_max_s"},
+        {config.app, std::to_string(d.size()), std::to_string(config.grid.cells[X]),
+         std::to_string(config.grid.cells[Y]), std::to_string(config.grid.cells[Z]),
+         std::to_string(r.steps_run), text(r.wall_seconds),
+         text(r.steps_run ? r.wall_seconds / r.steps_run : 0.0), text(r.cells_per_second),
+         text(all[0]), text(wait)});
+  }
+}
 
 void write_text_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp";
@@ -29,17 +151,6 @@ void write_text_atomically(const std::string& path, const std::string& text) {
     std::remove(temporary.c_str());
     throw Error(path + ": cannot rename " + temporary + " into place");
   }
-}
-
-void append_csv_row(const std::string& path, const std::vector<std::string>& header,
-                    const std::vector<std::string>& row) {
-  const bool is_new = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
-  const std::string text = (is_new ? join(header) : "") + join(row);
-  std::FILE* file = std::fopen(path.c_str(), "a");
-  if (!file) throw Error(path + ": cannot open the results table for appending");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  std::fclose(file);
-  if (!ok) throw Error(path + ": cannot append to the results table");
 }
 
 }  // namespace strata::io

@@ -1,21 +1,36 @@
 #pragma once
 //! \file RunReport.hpp
-//! Files that must never be seen half-written: run reports (JSON), text
-//! companions of outputs (XDMF), and rows appended to a results table (CSV)
-//! that scaling tools read.
+//! What a run reports when it ends: the phase table on the terminal, the
+//! JSON run report and a row of the results table (CSV) that scaling tools
+//! read. Report files are never seen half-written.
 
+#include "decomposition/Decomposition.hpp"
+#include "framework/Simulation.hpp"
+#include "framework/TimeLoop.hpp"
+#include "framework/Timers.hpp"
+#include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
+
+#include <map>
+#include <ostream>
 #include <string>
-#include <vector>
 
 namespace strata::io {
 
+//! The end-of-run table on `out`: steps, simulated time, wall time and cell
+//! updates/s, then each phase's min, mean and max seconds over ranks and the
+//! slowest rank. `phases` are the timers reduced over ranks; rank 0 calls it.
+void print_run_summary(const TimeLoopResult& result, const std::map<std::string, TimerStats>& phases,
+                       std::ostream& out);
+
+//! Collective over `decomposition`: every rank's box, host share and phase
+//! time go to rank 0, which writes the JSON report and appends the CSV row
+//! named by `config.report` (each skipped when its path is empty).
+void write_run_reports(const RunConfig& config, const Deck& deck, const Decomposition& decomposition,
+                       const Simulation& sim, const TimeLoopResult& result,
+                       const std::map<std::string, TimerStats>& phases);
+
 //! Writes `text` to `path.tmp` and renames it to `path`; throws Error on failure.
 void write_text_atomically(const std::string& path, const std::string& text);
-
-//! Appends one CSV row, writing `header` first when the file is new; a row is
-//! written with one call, so concurrent runs appending to one table interleave
-//! whole lines.
-void append_csv_row(const std::string& path, const std::vector<std::string>& header,
-                    const std::vector<std::string>& row);
 
 }  // namespace strata::io
