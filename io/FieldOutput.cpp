@@ -1,8 +1,8 @@
 #include "io/FieldOutput.hpp"
 
+#include "framework/AtomicFile.hpp"
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
-#include "io/RunReport.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -62,8 +62,8 @@ void FieldOutput::write(const Simulation& sim, int step, double time) {
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   if (rank == 0) {
-    write_text_atomically(directory_ + "/" + step_name(prefix_, step) + ".xmf", xdmf_single(grid, fields, entry));
-    write_text_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(grid, fields, steps_));
+    write_file_atomically(directory_ + "/" + step_name(prefix_, step) + ".xmf", xdmf_single(grid, fields, entry));
+    write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(grid, fields, steps_));
   }
 }
 

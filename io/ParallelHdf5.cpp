@@ -1,5 +1,6 @@
 #include "io/ParallelHdf5.hpp"
 
+#include "framework/AtomicFile.hpp"
 #include "framework/Error.hpp"
 
 #include <cstdio>
@@ -135,13 +136,7 @@ void Hdf5Writer::per_rank(const std::string& name, double value) {
 void Hdf5Writer::commit() {
   check_status(H5Fclose(file_), "H5Fclose", path_);
   file_ = -1;
-  STRATA_MPI_CHECK(MPI_Barrier(comm_));
-  int rank = 0;
-  STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
-  int ok = 1;
-  if (rank == 0) ok = std::rename(partial_.c_str(), path_.c_str()) == 0;
-  STRATA_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, comm_));
-  if (!ok) throw Error(path_ + ": cannot rename " + partial_ + " into place");
+  collective_rename_into_place(comm_, partial_, path_);
   committed_ = true;
 }
 

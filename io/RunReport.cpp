@@ -1,5 +1,6 @@
 #include "io/RunReport.hpp"
 
+#include "framework/AtomicFile.hpp"
 #include "framework/Error.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -10,7 +11,6 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 #include <vector>
 
@@ -121,7 +121,7 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                    {"seconds_per_step", r.steps_run ? r.wall_seconds / r.steps_run : 0.0},
                    {"cells_per_second", r.cells_per_second},
                    {"halo_wait_max_seconds", wait}};
-  if (!config.report.json.empty()) write_text_atomically(config.report.json, report.dump(2) + "\n");
+  if (!config.report.json.empty()) write_file_atomically(config.report.json, report.dump(2) + "\n");
   if (!config.report.csv.empty()) {
     const auto text = [](double v) {
       char s[32];
@@ -137,19 +137,6 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
          std::to_string(r.steps_run), text(r.wall_seconds),
          text(r.steps_run ? r.wall_seconds / r.steps_run : 0.0), text(r.cells_per_second),
          text(all[0]), text(wait)});
-  }
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw Error(temporary + ": cannot write");
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
-    std::remove(temporary.c_str());
-    throw Error(path + ": cannot rename " + temporary + " into place");
   }
 }
 

@@ -30,7 +30,4 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                        const Simulation& sim, const TimeLoopResult& result,
                        const std::map<std::string, TimerStats>& phases);
 
-//! Writes `text` to `path.tmp` and renames it to `path`; throws Error on failure.
-void write_text_atomically(const std::string& path, const std::string& text);
-
 }  // namespace strata::io

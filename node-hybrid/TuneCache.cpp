@@ -1,12 +1,14 @@
 #include "node-hybrid/TuneCache.hpp"
 
+#include "framework/AtomicFile.hpp"
+#include "framework/Error.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace strata {
 
@@ -46,15 +48,13 @@ void TuneCache::store(const std::string& key, const TuneEntry& entry) const {
   if (directory_.empty()) return;
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
-  const std::string path = path_of(key);
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary);
-    out << key << "\n" << entry.host_planes << " " << entry.seconds_per_step << "\n";
-    if (!out) return;
+  std::ostringstream text;
+  text << key << "\n" << entry.host_planes << " " << entry.seconds_per_step << "\n";
+  try {
+    write_file_atomically(path_of(key), text.str());
+  } catch (const Error&) {
+    // Best effort: an entry not cached only costs a retune later.
   }
-  std::filesystem::rename(temporary, path, error);
-  if (error) std::filesystem::remove(temporary, error);
 }
 
 }  // namespace strata

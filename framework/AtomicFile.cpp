@@ -1,0 +1,54 @@
+#include "framework/AtomicFile.hpp"
+
+#include "framework/Error.hpp"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+namespace strata {
+
+namespace {
+
+// Renames `temporary` onto `path`, removing `temporary` when that fails.
+bool renamed(const std::string& temporary, const std::string& path) {
+  if (std::rename(temporary.c_str(), path.c_str()) == 0) return true;
+  std::remove(temporary.c_str());
+  return false;
+}
+
+[[noreturn]] void throw_rename_failed(const std::string& temporary, const std::string& path) {
+  throw Error(path + ": cannot rename " + temporary + " into place");
+}
+
+}  // namespace
+
+void write_file_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary, std::ios::trunc);
+    out << text;
+    if (!out.flush()) {
+      std::remove(temporary.c_str());
+      throw Error(temporary + ": cannot write");
+    }
+  }
+  rename_into_place(temporary, path);
+}
+
+void rename_into_place(const std::string& temporary, const std::string& path) {
+  if (!renamed(temporary, path)) throw_rename_failed(temporary, path);
+}
+
+void collective_rename_into_place(MPI_Comm comm, const std::string& temporary, const std::string& path) {
+  STRATA_MPI_CHECK(MPI_Barrier(comm));
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  int ok = 1;
+  if (rank == 0) ok = renamed(temporary, path);
+  STRATA_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
+  if (!ok) throw_rename_failed(temporary, path);
+}
+
+}  // namespace strata

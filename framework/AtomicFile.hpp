@@ -1,0 +1,27 @@
+#pragma once
+//! \file AtomicFile.hpp
+//! Files that readers never see half-written: the content goes to a
+//! temporary name in the same directory, and one rename puts it in place, so
+//! a reader finds either the old file or the whole new one.
+
+#include <mpi.h>
+
+#include <string>
+
+namespace strata {
+
+//! Writes `text` to `path` through a temporary beside it, named per process
+//! so that processes writing the same file do not collide; throws Error
+//! naming the file that failed.
+void write_file_atomically(const std::string& path, const std::string& text);
+
+//! Renames the finished `temporary` onto `path`; on failure removes
+//! `temporary` and throws Error `PATH: cannot rename TEMPORARY into place`.
+void rename_into_place(const std::string& temporary, const std::string& path);
+
+//! Collective over `comm`, for a file every rank writes: once all ranks are
+//! done with `temporary`, rank 0 renames it as rename_into_place does, and
+//! every rank throws the same Error when that fails.
+void collective_rename_into_place(MPI_Comm comm, const std::string& temporary, const std::string& path);
+
+}  // namespace strata
