@@ -34,10 +34,6 @@ void write_file_atomically(const std::string& path, const std::string& text) {
       throw Error(temporary + ": cannot write");
     }
   }
-  rename_into_place(temporary, path);
-}
-
-void rename_into_place(const std::string& temporary, const std::string& path) {
   if (!renamed(temporary, path)) throw_rename_failed(temporary, path);
 }
 

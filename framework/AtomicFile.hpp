@@ -15,13 +15,10 @@ namespace strata {
 //! naming the file that failed.
 void write_file_atomically(const std::string& path, const std::string& text);
 
-//! Renames the finished `temporary` onto `path`; on failure removes
-//! `temporary` and throws Error `PATH: cannot rename TEMPORARY into place`.
-void rename_into_place(const std::string& temporary, const std::string& path);
-
-//! Collective over `comm`, for a file every rank writes: once all ranks are
-//! done with `temporary`, rank 0 renames it as rename_into_place does, and
-//! every rank throws the same Error when that fails.
+//! Collective over `comm`, for a file every rank writes under the name
+//! `temporary`: once all ranks are done with it, rank 0 renames it onto
+//! `path` (removing it when that fails), and every rank throws the same Error
+//! `PATH: cannot rename TEMPORARY into place` on failure.
 void collective_rename_into_place(MPI_Comm comm, const std::string& temporary, const std::string& path);
 
 }  // namespace strata
