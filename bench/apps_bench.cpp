@@ -7,15 +7,14 @@
 
 #include "apps/cardiac/Cardiac.hpp"
 #include "apps/heat3d/Heat3d.hpp"
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
-#include "framework/FloatingPoint.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 
 namespace {
@@ -42,11 +41,8 @@ std::unique_ptr<Simulation> make(const std::string& app, int n, const Decomposit
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  flush_subnormals_to_zero();
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    const int n = argc > 1 && argv[1][0] != '-' ? std::atoi(argv[1]) : 256;
+  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+    const int n = setup.value<int>(0, 256);
     const Decomposition d(MPI_COMM_SELF, box_of_size(n, n, n), {1, 1, 1}, {false, false, false});
     const double copy_gbs = bench::copy_bandwidth<Exec>();
     std::printf("apps_bench: %d^3 on %s with %d threads, copy bandwidth %.2f GB/s\n", n, Exec::name(),
@@ -77,7 +73,5 @@ int main(int argc, char* argv[]) {
     }
     std::printf("(auto k: host share auto chose with the device slab's kernels run k times;\n"
                 " equal processors give 0.5, a device k times slower k/(k+1))\n");
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }

@@ -9,8 +9,8 @@
 #include "apps/AppRegistry.hpp"
 #include "apps/cloverleaf3d/CloverDeck.hpp"
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
-#include "framework/FloatingPoint.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 
@@ -44,13 +44,9 @@ const std::map<std::string, double> fields_per_cell = {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  flush_subnormals_to_zero();
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    const std::string path = argc > 1 && argv[1][0] != '-' ? argv[1] : STRATA_SOURCE_DIR "/inputs/clover_bm_short.in";
+  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+    const int rank = setup.rank;
+    const std::string path = setup.text(0, STRATA_SOURCE_DIR "/inputs/clover_bm_short.in");
     io::Deck deck = io::Deck::load(path, {}, deck_formats());
     const io::RunConfig config = io::read_run_config(deck);
     const cloverleaf::CloverParams params = cloverleaf::read_clover_deck(deck, config);
@@ -97,7 +93,5 @@ int main(int argc, char* argv[]) {
       std::printf("%-20s %9.3f %6.1f%% %9.2f %7.1f%%  (%.0f bytes/cell/step)\n", "kernels", modelled_seconds,
                   100.0 * modelled_seconds / wall, gbs, 100.0 * gbs / copy_gbs, modelled);
     }
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }

@@ -3,17 +3,15 @@
 //! rank count: halo_bench [N ...] exchanges the faces of an N^3 box per rank
 //! (weak scaling) with periodic axes, so every rank has all 6 neighbours.
 
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "halo/HaloExchange.hpp"
-
-#include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -24,17 +22,9 @@ using namespace strata;
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  strata::flush_subnormals_to_zero();
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    std::vector<int> sizes;
-    for (int a = 1; a < argc; ++a)
-      if (argv[a][0] != '-') sizes.push_back(std::atoi(argv[a]));
-    if (sizes.empty()) sizes = {16, 32, 64, 128};
+  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+    const int rank = setup.rank, size = setup.ranks;
+    const std::vector<int> sizes = setup.values_from<int>(0, {16, 32, 64, 128});
 
     const double copy_gbs = bench::copy_bandwidth<Exec>(std::size_t(1) << 24);
     if (rank == 0) {
@@ -69,7 +59,5 @@ int main(int argc, char* argv[]) {
                       100.0 * bytes / worst / 1e9 / copy_gbs);
       }
     }
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }

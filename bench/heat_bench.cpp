@@ -8,17 +8,15 @@
 //! minimum traffic of the update; copy bandwidth counts 16 bytes per element.
 
 #include "apps/common/Diffusion7.hpp"
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
-
-#include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -82,30 +80,25 @@ Result time_heat_update(int n) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  strata::flush_subnormals_to_zero();
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  std::vector<int> sizes;
-  for (int a = 1; a < argc; ++a)
-    if (argv[a][0] != '-') sizes.push_back(std::atoi(argv[a]));
-  if (sizes.empty()) sizes = {256, 64, 32, 16};
-
-  std::printf("heat_bench: %s with %d threads\n", Exec::name(), Exec().concurrency());
-  const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
-  std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
-  std::printf("%6s  %-22s %12s %10s %9s %10s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",
-              "vs hand");
-  for (int n : sizes) {
-    const Result r = time_heat_update(n);
-    const double cells = double(n) * n * n;
-    const auto row = [&](const char* name, double seconds) {
-      const double gcells = cells / seconds / 1e9;
-      std::printf("%6d  %-22s %12.3f %10.2f %8.1f%% %9.2fx\n", n, name, gcells, 16.0 * gcells,
-                  100.0 * 16.0 * gcells / copy_gbs, r.hand_seconds / seconds);
-    };
-    row(r.framework_width == strata::HostWidth::AllThreads ? "strata, all threads"
-                                                           : "strata, calling thread",
-        r.framework_seconds);
-    row("hand-written OpenMP", r.hand_seconds);
-  }
-  return 0;
+  return strata::bench::run_bench(argc, argv, [](const strata::bench::BenchSetup& setup) {
+    const std::vector<int> sizes = setup.values_from<int>(0, {256, 64, 32, 16});
+    std::printf("heat_bench: %s with %d threads\n", Exec::name(), Exec().concurrency());
+    const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
+    std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
+    std::printf("%6s  %-22s %12s %10s %9s %10s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",
+                "vs hand");
+    for (int n : sizes) {
+      const Result r = time_heat_update(n);
+      const double cells = double(n) * n * n;
+      const auto row = [&](const char* name, double seconds) {
+        const double gcells = cells / seconds / 1e9;
+        std::printf("%6d  %-22s %12.3f %10.2f %8.1f%% %9.2fx\n", n, name, gcells, 16.0 * gcells,
+                    100.0 * 16.0 * gcells / copy_gbs, r.hand_seconds / seconds);
+      };
+      row(r.framework_width == strata::HostWidth::AllThreads ? "strata, all threads"
+                                                             : "strata, calling thread",
+          r.framework_seconds);
+      row("hand-written OpenMP", r.hand_seconds);
+    }
+  });
 }

@@ -6,16 +6,14 @@
 //! Usage: hybrid_bench [N [share ...]] (default 256, shares 0.25 0.5).
 
 #include "apps/heat3d/Heat3d.hpp"
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "node-hybrid/SlabSplit.hpp"
-
-#include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
 
 namespace {
@@ -37,18 +35,10 @@ double seconds_per_step_at(int n, double share) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  strata::flush_subnormals_to_zero();
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    std::vector<double> args;
-    for (int a = 1; a < argc; ++a)
-      if (argv[a][0] != '-') args.push_back(std::atof(argv[a]));
-    const int n = args.empty() ? 256 : int(args[0]);
-    std::vector<double> shares(args.size() > 1 ? args.begin() + 1 : args.end(), args.end());
-    if (shares.empty()) shares = {0.25, 0.5};
+  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+    const int rank = setup.rank;
+    const int n = setup.value<int>(0, 256);
+    const std::vector<double> shares = setup.values_from<double>(1, {0.25, 0.5});
 
     const double copy_gbs = bench::copy_bandwidth<DeviceExecSpace>();
     const double host_copy_gbs = bench::copy_bandwidth<HostExecSpace>();
@@ -80,7 +70,5 @@ int main(int argc, char* argv[]) {
       std::snprintf(name, sizeof name, "hybrid share %.3f", share);
       row(name, seconds_per_step_at(n, share), copy_gbs);
     }
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }

@@ -3,31 +3,23 @@
 //! io_bench [N [DIR]] (default 256, the system temporary directory).
 
 #include "apps/heat3d/Heat3d.hpp"
+#include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "io/FieldOutput.hpp"
-
-#include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <string>
 
 int main(int argc, char* argv[]) {
-  strata::flush_subnormals_to_zero();
-  MPI_Init(&argc, &argv);
-  {
-    Kokkos::ScopeGuard kokkos(argc, argv);
+  return strata::bench::run_bench(argc, argv, [](const strata::bench::BenchSetup& setup) {
     using namespace strata;
-    int rank = 0, size = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
-    const int n = argc > 1 ? std::atoi(argv[1]) : 256;
-    const std::string dir =
-        argc > 2 ? argv[2] : std::filesystem::temp_directory_path().string() + "/strata-io-bench";
+    const int rank = setup.rank, size = setup.ranks;
+    const int n = setup.value<int>(0, 256);
+    const std::string dir = setup.text(1, std::filesystem::temp_directory_path().string() + "/strata-io-bench");
 
     io::GridConfig grid;
     grid.cells = {n, n, n};
@@ -54,7 +46,5 @@ int main(int argc, char* argv[]) {
                   1e3 * step, 1e3 * write, bytes / write / 1e9, write / step);
       std::filesystem::remove_all(dir);
     }
-  }
-  MPI_Finalize();
-  return 0;
+  });
 }
