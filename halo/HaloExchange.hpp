@@ -1,81 +1,124 @@
 #pragma once
 //! \file HaloExchange.hpp
-//! Split-phase halo exchange for a rank whose fields live in one partition:
-//! the rank-level messages (halo/HaloMessages.hpp) with a single packer.
-//! `start()` posts the receives, packs on the fields' execution space and
-//! sends; `test()` lets MPI progress; `finish()` waits and unpacks;
-//! `exchange()` is the two in a row. Physical walls are not touched here:
-//! fill them after finish() (halo/WallGhosts.hpp).
+//! Split-phase halo exchange of a rank whose fields are held in one or more
+//! z-partitions, each on its own execution space (a node-hybrid rank's two
+//! slabs, or one partition holding the whole box): the rank-level messages
+//! (halo/HaloMessages.hpp) and one packer per partition (halo/HaloPacker.hpp).
+//!
+//!   start(fields..., timers)   posts the receives, each partition packs its
+//!                              planes, sends
+//!   test()                     lets MPI progress between chunks of work
+//!   finish(timers)             waits and queues each partition's unpack on
+//!                              its instance (its later work sees the ghosts)
+//!   exchange(fields..., timers) the two in a row
+//!
+//! A second start while one is pending is an error; finishing nothing is a
+//! no-op. Physical walls are not touched here (halo/WallGhosts.hpp).
 
+#include "framework/Error.hpp"
+#include "framework/Field.hpp"
 #include "halo/HaloMessages.hpp"
 #include "halo/HaloPacker.hpp"
 
+#include <array>
+#include <cstddef>
+#include <optional>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace strata {
 
-template <class ExecSpace>
+template <class... ExecSpaces>
 class HaloExchange {
  public:
-  using memory_space = typename ExecSpace::memory_space;
+  static constexpr std::size_t num_partitions = sizeof...(ExecSpaces);
+  template <class ExecSpace>
+  using FieldList = std::vector<Field<typename ExecSpace::memory_space>>;
+  //! Partition p owns planes [cuts[p], cuts[p + 1]) of the rank box.
+  using Cuts = std::array<int, num_partitions + 1>;
 
-  //! `device_messages`: messages in device memory, handed to MPI directly
-  //! (GPU-aware MPI; see halo/GpuAwareMpi.hpp).
-  HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, int num_fields,
-               const ExecSpace& exec = ExecSpace(), bool device_messages = false)
-      : HaloExchange(decomposition, width, shape, std::vector<Stagger>(num_fields), exec, device_messages) {}
-
-  //! Fields placed as `fields` says (framework/Stagger.hpp).
-  HaloExchange(const Decomposition& decomposition, int width, HaloShape shape,
-               const std::vector<Stagger>& fields, const ExecSpace& exec = ExecSpace(),
+  //! Messages `width` layers deep for fields placed as `fields` says
+  //! (framework/Stagger.hpp); `device_messages`: messages in device memory,
+  //! handed to MPI directly (halo/GpuAwareMpi.hpp). Partition before start().
+  //! Throws InputError when a rank owns fewer than `width` cells along an axis.
+  HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, const std::vector<Stagger>& fields,
                bool device_messages = false)
-      : messages_(decomposition, width, shape, fields, device_messages),
-        // One partition unpacks every layer: the staggered one past the width included.
-        packer_(messages_, decomposition.local().lo[Z], decomposition.local().hi[Z], width + 1, exec) {}
+      : messages_(decomposition, width, shape, fields, device_messages) {}
 
-  //! Posts receives, packs `fields` and sends. A second start while one is
-  //! pending is an error.
-  void start(const std::vector<Field<memory_space>>& fields, Timers& timers) {
-    STRATA_REQUIRE(int(fields.size()) == messages_.num_fields(),
-                   "HaloExchange::start: built for " << messages_.num_fields() << " fields, given "
-                                                     << fields.size());
+  //! (Re)assigns the rank's planes to the partitions, each with `ghosts`
+  //! ghost layers, computed on `execs`; empty partitions take no part.
+  void partition(const Cuts& cuts, int ghosts, const ExecSpaces&... execs) {
+    STRATA_REQUIRE(!pending(), "HaloExchange::partition: an exchange is pending");
+    STRATA_REQUIRE(cuts.front() == messages_.local().lo[Z] && cuts.back() == messages_.local().hi[Z],
+                   "HaloExchange::partition: cuts do not span the rank box " << messages_.local());
+    partition_each(cuts, ghosts, std::forward_as_tuple(execs...), std::index_sequence_for<ExecSpaces...>());
+  }
+
+  //! Posts receives, packs each partition's `fields` (the same fields, in the
+  //! order the messages were built for; empty for an empty partition) and sends.
+  void start(const FieldList<ExecSpaces>&... fields, Timers& timers) {
+    STRATA_REQUIRE(!pending(), "HaloExchange::start: an exchange is pending");
+    fields_ = {fields...};
     messages_.post_receives(timers);
-    fields_ = fields;
     {
       auto timer = timers.time("halo pack");
-      packer_.pack(fields_, messages_);
+      for_each_partition([&](auto& packer, const auto& partition_fields) {
+        STRATA_REQUIRE(int(partition_fields.size()) == messages_.num_fields(),
+                       "HaloExchange::start: built for " << messages_.num_fields() << " fields, given "
+                                                         << partition_fields.size());
+        packer.pack(partition_fields, messages_);
+      });
     }
     messages_.send(timers);
   }
 
-  //! Lets MPI progress (call between chunks of interior work); true once
-  //! every message has completed.
+  //! Lets MPI progress; true once every message has completed.
   bool test() { return messages_.test(); }
 
-  //! Waits for the pending exchange and unpacks; a no-op when none is pending.
+  //! Waits for the pending exchange and queues the unpacks; a no-op when none is pending.
   void finish(Timers& timers) {
-    if (!messages_.pending()) return;
+    if (!pending()) return;
     messages_.wait(timers);
     auto timer = timers.time("halo unpack");
-    packer_.unpack(fields_, messages_);
-    packer_.fence();
-    fields_.clear();
+    for_each_partition([&](auto& packer, const auto& partition_fields) { packer.unpack(partition_fields, messages_); });
+    fields_ = {};
   }
 
-  void exchange(const std::vector<Field<memory_space>>& fields, Timers& timers) {
-    start(fields, timers);
+  void exchange(const FieldList<ExecSpaces>&... fields, Timers& timers) {
+    start(fields..., timers);
     finish(timers);
   }
 
   bool pending() const { return messages_.pending(); }
   int num_neighbors() const { return int(messages_.neighbors().size()); }
+  //! Seconds from posting until all messages had completed, summed over exchanges.
   double communication_seconds() const { return messages_.communication_seconds(); }
+  //! Seconds blocked in finish(), summed: the part not hidden behind compute.
   double exposed_seconds() const { return messages_.exposed_seconds(); }
 
  private:
+  template <class Execs, std::size_t... P>
+  void partition_each(const Cuts& cuts, int ghosts, const Execs& execs, std::index_sequence<P...>) {
+    ((cuts[P] < cuts[P + 1]
+          ? (void)std::get<P>(packers_).emplace(messages_, cuts[P], cuts[P + 1], ghosts, std::get<P>(execs))
+          : std::get<P>(packers_).reset()),
+     ...);
+  }
+
+  // Calls f(packer, fields) for every non-empty partition, in order.
+  template <class F>
+  void for_each_partition(F&& f) {
+    for_each_partition(f, std::index_sequence_for<ExecSpaces...>());
+  }
+  template <class F, std::size_t... P>
+  void for_each_partition(F& f, std::index_sequence<P...>) {
+    ((std::get<P>(packers_) ? f(*std::get<P>(packers_), std::get<P>(fields_)) : void()), ...);
+  }
+
   HaloMessages messages_;
-  HaloPacker<ExecSpace> packer_;
-  std::vector<Field<memory_space>> fields_;
+  std::tuple<std::optional<HaloPacker<ExecSpaces>>...> packers_;
+  std::tuple<FieldList<ExecSpaces>...> fields_;
 };
 
 }  // namespace strata

@@ -1,28 +1,21 @@
 #pragma once
 //! \file HybridDomain.hpp
-//! A rank's box as two concurrent z-slabs: the device slab (bottom planes,
-//! device execution space) and the host slab (top planes, host execution
-//! space), each with its own fields and ghost layers. The domain runs one
-//! explicit stencil sweep at a time for an app's kernel:
+//! A rank's box as two concurrent z-slabs (node-hybrid/SlabPair.hpp): the
+//! device slab (bottom planes, device execution space) and the host slab
+//! (top planes, host execution space), each with its own fields and ghost
+//! layers. Apps see fields by id and kernels built per slab; the domain runs
+//! them on both slabs at once, exchanges halos (MPI and the slab interface),
+//! fills walls, reduces over all ranks and moves the cut for the share
+//! controller. How a step overlaps the slabs: docs/node-hybrid.md.
 //!
-//!   post MPI receives; each slab packs its planes of the rank's messages; send
-//!   queue the device slab's walls (those mirroring owned cells) and interior
-//!   start the slab interface exchange (its own device instance)
-//!   the host slab's walls and interior, in z-chunks with MPI_Testall
-//!   between them, while the device computes
-//!   finish the interface (the copies, not the device's kernels); wait for
-//!   MPI; unpack into both slabs; the rest of the walls; boundary shells of
-//!   both slabs; wait for the device (docs/node-hybrid.md)
+//! Single-kernel apps call sweep() once per step. Apps with many kernels per
+//! step use named halo groups (exchange), kernels over a box derived from
+//! each slab's cells (launch) and pointwise kernels, bracketed by
+//! begin_step / end_step so the share can be tuned.
 //!
 //! With a halo depth w > 1 (ghost-cell expansion) the exchange happens every
 //! w sweeps and the sweeps in between recompute the valid part of the ghosts,
-//! across the cut as across rank faces. Planes can move between the slabs,
-//! with their data (set_host_planes), at the start of an exchange cycle.
-//!
-//! Apps with many kernels per step (multi-field, staggered schemes) use the
-//! lower-level pieces instead: named halo groups exchanged on demand
-//! (exchange), kernels launched over a box derived from each slab's cells
-//! (launch), bracketed by begin_step / end_step so the share can be tuned.
+//! across the cut as across rank faces.
 //!
 //! Threads: the rank's main thread calls MPI, launches device work and drives
 //! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
@@ -31,70 +24,27 @@
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/ReduceOverCells.hpp"
 #include "framework/Timers.hpp"
-#include "halo/HaloMessages.hpp"
-#include "halo/HaloPacker.hpp"
+#include "halo/HaloExchange.hpp"
 #include "halo/WallGhosts.hpp"
+#include "node-hybrid/HybridReport.hpp"
+#include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/ShareController.hpp"
-#include "node-hybrid/Slab.hpp"
+#include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabInterface.hpp"
-#include "node-hybrid/SlabSplit.hpp"
+#include "node-hybrid/SlabPair.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <functional>
-#include <ostream>
-#include <tuple>
-#include <type_traits>
+#include <array>
 #include <memory>
 #include <optional>
-#include <string>
+#include <ostream>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace strata {
-
-//! A field on both slabs: its name, where its values sit, and its wall
-//! conditions (the domain's `wall` on every axis unless given).
-struct FieldSpec {
-  FieldSpec(const char* field_name) : name(field_name) {}
-  FieldSpec(std::string field_name, const Stagger& where = cell_centred(),
-            std::optional<WallConditions> conditions = std::nullopt)
-      : name(std::move(field_name)), stagger(where), walls(conditions) {}
-  std::string name;
-  Stagger stagger = cell_centred();
-  std::optional<WallConditions> walls;
-};
-
-//! Fields whose ghosts are refreshed together, `depth` layers deep.
-struct HaloGroup {
-  std::vector<int> fields;
-  int depth = 1;
-};
-
-struct HybridSettings {
-  std::vector<FieldSpec> fields;    //!< the fields on both slabs
-  std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
-  std::vector<HaloGroup> groups;    //!< halo groups for exchange()
-  int reach = 1;                    //!< stencil radius r
-  int halo_depth = 1;               //!< w: ghost layers w*r, exchanged every w sweeps
-  int min_ghosts = 0;               //!< ghost layers to allocate at least (kernels reaching further)
-  bool overlap = true;              //!< compute interiors while messages are in flight
-  bool device_messages = false;     //!< GPU-aware MPI (device slab only)
-  WallCondition wall;               //!< on every physical wall
-  int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
-  ShareSettings share;              //!< where the cut lies, fixed or tuned
-  //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
-  std::function<void(int, double)> on_tuned;
-};
-
-//! Compute seconds of each slab and the cells it owned, accumulated over
-//! measured steps (so seconds / cells is the compute time per cell and step).
-struct SlabTimes {
-  double device_seconds = 0.0, host_seconds = 0.0;
-  double device_cells = 0.0, host_cells = 0.0;
-};
 
 template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
 class HybridDomain {
@@ -104,78 +54,36 @@ class HybridDomain {
       : decomposition_(decomposition),
         settings_(settings),
         ghosts_(std::max(settings.min_ghosts, settings.halo_depth * settings.reach)),
-        sweep_halo_(make_group(decomposition, settings, settings.exchanged, settings.halo_depth * settings.reach,
+        measurement_(ShareController(share_settings(settings.share), decomposition.local().extent(Z),
+                                     double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
+                                     settings.halo_depth, ghosts_),
+                     settings.halo_depth, settings.on_tuned),
+        sweep_halo_(make_group(settings.exchanged, settings.halo_depth * settings.reach,
                                settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
-        controller_(share_settings(settings.share), decomposition.local().extent(Z),
-                    double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
-                    settings.halo_depth, ghosts_) {
-    device_.exec = device_exec;
-    host_.exec = host_exec;
-    for (const HaloGroup& g : settings.groups)
-      groups_.push_back(make_group(decomposition, settings, g.fields, g.depth, HaloShape::Full));
-    build(controller_.plan().host_planes, nullptr, nullptr);
+        groups_(make_groups(settings.groups)),
+        slabs_(decomposition, settings.fields, measurement_.controller().plan().host_planes, ghosts_,
+               face_depth(settings), device_exec, host_exec) {
+    split_groups();
   }
 
   HybridDomain(const HybridDomain&) = delete;
   HybridDomain& operator=(const HybridDomain&) = delete;
 
-  //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's fields.
+  //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's
+  //! fields, over each slab's owned cells (and a deep halo's valid ghosts).
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
     begin_step();
     const int substep = step_ % settings_.halo_depth;
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
-    const Box device_box = grow_on(device_.owned, device_.remote, extra);
-    const Box host_box = grow_on(host_.owned, host_.remote, extra);
-    last_boxes_ = {device_box, host_box};
-    HaloMessages& messages = *sweep_halo_.messages;
-    const bool exchange = substep == 0 && (!messages.neighbors().empty() || sweep_halo_.interface);
-    if (!exchange) {
+    last_boxes_ = {grow_on(slabs_.device.owned, slabs_.device.remote, extra),
+                   grow_on(slabs_.host.owned, slabs_.host.remote, extra)};
+    if (substep == 0 && (sweep_halo_.exchange->num_neighbors() > 0 || sweep_halo_.interface)) {
+      exchanging_sweep(make_kernel, timers);
+    } else {
       fill_walls(WallFill::All, timers);
-      {
-        auto timer = timers.time("interior");
-        compute({device_box}, {host_box}, make_kernel, false);
-      }
-      wait_for_device(timers);
-      end_step();
-      return;
-    }
-    messages.post_receives(timers);
-    pack(sweep_halo_, timers);
-    messages.send(timers);
-    Box device_interior, host_interior;
-    if (settings_.overlap) {
-      // The device slab's work is queued first: the GPU computes while the
-      // host stages the interface and fills its own walls.
-      device_interior = interior_box(device_.owned, settings_.reach, device_.remote);
-      host_interior = interior_box(host_.owned, settings_.reach, host_.remote);
-      fill_walls(device_, WallFill::BeforeHalo, timers);
       auto timer = timers.time("interior");
-      compute_device({device_interior}, make_kernel);
-    }
-    {
-      auto timer = timers.time("interface");
-      if (sweep_halo_.interface) sweep_halo_.interface->start(device_, host_);
-    }
-    if (settings_.overlap) {
-      fill_walls(host_, WallFill::BeforeHalo, timers);
-      auto timer = timers.time("interior");
-      compute_host({host_interior}, make_kernel, true);
-    }
-    {
-      // Before the unpack: whole interface planes carry stale x/y ghost
-      // columns, which the MPI halo then overwrites. The device slab's
-      // interior may still be running.
-      auto timer = timers.time("interface");
-      if (sweep_halo_.interface) sweep_halo_.interface->finish(host_);
-    }
-    messages.wait(timers);
-    unpack(sweep_halo_, timers);
-    fill_walls(settings_.overlap ? WallFill::AfterHalo : WallFill::All, timers);
-    {
-      auto timer = timers.time("boundary");
-      compute(box_difference(device_box, device_interior), box_difference(host_box, host_interior),
-              make_kernel, false);
+      compute({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
     }
     wait_for_device(timers);
     end_step();
@@ -185,30 +93,13 @@ class HybridDomain {
   //! itself): planes may move at begin_step, and the step is timed for the
   //! share controller.
   void begin_step() {
-    if (warmup_left_ == 0 && measured_left_ == 0) begin_interval();
-    sweep_started_ = Timers::now();
+    if (const auto planes = measurement_.interval_starting()) set_host_planes(*planes);
+    measurement_.begin_step();
   }
 
   void end_step() {
-    // Per owned cell and step, whatever the step launched (one sweep, or
-    // the many kernels of a multi-kernel app).
-    if (serialize_ && warmup_left_ == 0) {
-      times_.device_cells += double(device_.owned.num_cells());
-      times_.host_cells += double(host_.owned.num_cells());
-    }
+    measurement_.end_step(double(slabs_.device.owned.num_cells()), double(slabs_.host.owned.num_cells()));
     ++step_;
-    const double seconds = Timers::now() - sweep_started_;
-    total_wall_ += seconds;
-    ++total_sweeps_;
-    if (warmup_left_ > 0) {
-      if (--warmup_left_ == 0) {
-        interval_start_ = times_;
-        interval_wall_ = 0.0;
-      }
-    } else {
-      interval_wall_ += seconds;
-      if (--measured_left_ == 0) end_interval();
-    }
   }
 
   //! Runs the kernel `make_kernel(fields)` builds for each slab over
@@ -217,28 +108,29 @@ class HybridDomain {
   //! slab queued, the host slab meanwhile, both fenced.
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
-    compute({range(device_.owned)}, {range(host_.owned)}, make_kernel, false);
-    device_.exec.fence();
+    compute({range(slabs_.device.owned)}, {range(slabs_.host.owned)}, make_kernel, false);
+    slabs_.device.exec.fence();
+  }
+
+  //! Ranges for launch(): each slab's owned cells, or every allocated cell
+  //! (ghost layers included, so every copy of a cell gets the same value).
+  auto owned_cells() const {
+    return [](const Box& owned) { return owned; };
+  }
+  auto all_cells() const {
+    return [ghosts = ghosts_](const Box& owned) { return grow(owned, ghosts); };
   }
 
   //! Refreshes the ghosts of halo group `g` (HybridSettings::groups): MPI
   //! neighbours, the other slab across the cut, then the walls.
   void exchange(int g, Timers& timers) {
     Group& group = groups_.at(g);
-    const int depth = settings_.groups[g].depth;
-    HaloMessages& messages = *group.messages;
-    messages.post_receives(timers);
-    pack(group, timers);
-    messages.send(timers);
-    if (group.interface) {
-      auto timer = timers.time("interface");
-      group.interface->start(device_, host_);
-      group.interface->finish(host_);
-    }
-    messages.wait(timers);
-    unpack(group, timers);
+    group.exchange->start(fields_of(slabs_.device, group.fields), fields_of(slabs_.host, group.fields), timers);
+    start_interface(group, timers);
+    finish_interface(group, timers);
+    group.exchange->finish(timers);
     for_each_slab([&](const auto& slab) {
-      fill_walls(slab, group.fields, WallFill::All, depth, timers);
+      fill_walls(slab, group.fields, WallFill::All, settings_.groups[g].depth, timers);
       slab.exec.fence();
     });
   }
@@ -256,22 +148,46 @@ class HybridDomain {
     wait_for_device(timers);
   }
 
+  //! Collective: operation `Op` (Sum, Max, Min) over the owned cells of
+  //! both slabs and all ranks of the value `make_value(fields)(i, j, k)`.
+  template <class Op, class MakeValue>
+  double reduce(MakeValue&& make_value) const {
+    std::array<double, 1> result{Op::identity()};
+    for_each_slab([&](const auto& slab) {
+      result[0] = Op::combine(result[0], reduce_over_cells<Op>(slab.exec, slab.owned, make_value(slab.fields)));
+    });
+    allreduce_over_ranks<Op>(result, decomposition_.comm());
+    return result[0];
+  }
+
+  //! Collective: several operations in one pass, on the components of
+  //! `make_values(fields)(i, j, k)` (a Kokkos::Array<double, N>, in order).
+  template <class First, class Second, class... Rest, class MakeValues>
+  std::array<double, 2 + sizeof...(Rest)> reduce(MakeValues&& make_values) const {
+    auto result = reduction_identities<First, Second, Rest...>();
+    for_each_slab([&](const auto& slab) {
+      combine_reductions<First, Second, Rest...>(
+          result, reduce_over_cells<First, Second, Rest...>(slab.exec, slab.owned, make_values(slab.fields)));
+    });
+    allreduce_over_ranks<First, Second, Rest...>(result, decomposition_.comm());
+    return result;
+  }
+
+  template <class MakeValue>
+  double sum(MakeValue&& make_value) const { return reduce<Sum>(make_value); }
+  template <class MakeValue>
+  double max(MakeValue&& make_value) const { return reduce<Max>(make_value); }
+  template <class MakeValue>
+  double min(MakeValue&& make_value) const { return reduce<Min>(make_value); }
+
   //! Swaps two fields on both slabs (a step's output becomes its input).
   void swap_fields(int a, int b) {
-    if (!device_.empty()) std::swap(device_.fields[a], device_.fields[b]);
-    if (!host_.empty()) std::swap(host_.fields[a], host_.fields[b]);
+    if (!slabs_.device.empty()) std::swap(slabs_.device.fields[a], slabs_.device.fields[b]);
+    if (!slabs_.host.empty()) std::swap(slabs_.host.fields[a], slabs_.host.fields[b]);
   }
 
-  //! Calls f(slab) for each non-empty slab, device slab first.
-  template <class F>
-  void for_each_slab(F&& f) const {
-    if (!device_.empty()) f(device_);
-    if (!host_.empty()) f(host_);
-  }
-
-  int host_planes() const { return host_.owned.extent(Z); }
+  int host_planes() const { return slabs_.host.owned.extent(Z); }
   int planes() const { return decomposition_.local().extent(Z); }
-  int ghosts() const { return ghosts_; }
   //! True at the start of an exchange cycle, where planes may move.
   bool at_cycle_start() const { return step_ % settings_.halo_depth == 0; }
 
@@ -280,14 +196,12 @@ class HybridDomain {
   void set_host_planes(int host_planes) {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
     if (host_planes == this->host_planes()) return;
-    split_wall_ = {};
-    Slab<DeviceExec> old_device = std::move(device_);
-    Slab<HostExec> old_host = std::move(host_);
-    device_ = Slab<DeviceExec>{};
-    host_ = Slab<HostExec>{};
-    device_.exec = old_device.exec;
-    host_.exec = old_host.exec;
-    build(host_planes, &old_device, &old_host);
+    SlabPair<DeviceExec, HostExec> moved(decomposition_, settings_.fields, host_planes, ghosts_, face_depth(settings_),
+                                         slabs_.device.exec, slabs_.host.exec);
+    moved.copy_planes_from(slabs_);
+    slabs_ = std::move(moved);
+    split_groups();
+    measurement_.cut_moved();
   }
 
   using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
@@ -307,8 +221,7 @@ class HybridDomain {
   //! Replaces the rank's owned cells of field f from a host block laid out as gather() returns.
   void scatter(int f, const HostBlock& values) {
     const Box rank = decomposition_.local();
-    STRATA_REQUIRE(values.extent(0) == std::size_t(rank.extent(Z)) &&
-                       values.extent(1) == std::size_t(rank.extent(Y)) &&
+    STRATA_REQUIRE(values.extent(0) == std::size_t(rank.extent(Z)) && values.extent(1) == std::size_t(rank.extent(Y)) &&
                        values.extent(2) == std::size_t(rank.extent(X)),
                    "scatter: block does not match the rank's box " << rank);
     for_each_slab([&](const auto& slab) {
@@ -318,84 +231,132 @@ class HybridDomain {
     });
   }
 
-  //! Collective: rank 0 prints the split, how it was chosen, each slab's
-  //! compute time per cell and the step time against the ideal combined
-  //! time 1 / (1 / t_host_only + 1 / t_device_only).
-  void report_balance(std::ostream& out) const {
-    const int nz = planes();
-    double share = nz ? double(host_planes()) / nz : 0.0;
-    double share_range[2] = {share, -share};
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, share_range, 2, MPI_DOUBLE, MPI_MIN, decomposition_.comm()));
-    if (decomposition_.rank() != 0) return;
-    const double ns_host = times_.host_cells ? 1e9 * times_.host_seconds / times_.host_cells : 0.0;
-    const double ns_device = times_.device_cells ? 1e9 * times_.device_seconds / times_.device_cells : 0.0;
-    const double cells = double(decomposition_.local().num_cells());
-    double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
-    if (const auto model = controller_.single_processor_seconds()) std::tie(host_only, device_only) = *model;
-    char line[320];
-    std::snprintf(line, sizeof line,
-                  "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n",
-                  share, host_planes(), nz, controller_.origin().c_str(), share_range[0],
-                  -share_range[1]);
-    out << line;
-    if (times_.host_cells + times_.device_cells == 0) return;  // no interval was timed
-    std::snprintf(line, sizeof line,
-                  "hybrid: compute per cell and step: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
-                  ns_host, ns_device, HostExec::name(), DeviceExec::name());
-    out << line;
-    if (host_only > 0.0 && device_only > 0.0) {
-      // Two processors finish together at best; slabs sharing one processor
-      // (CPU-only builds) can only add up to that processor's speed.
-      const double ideal = std::is_same_v<DeviceExec, HostExec>
-                               ? (times_.host_seconds + times_.device_seconds) /
-                                     (times_.host_cells + times_.device_cells) * cells
-                               : 1.0 / (1.0 / host_only + 1.0 / device_only);
-      std::snprintf(line, sizeof line,
-                    "hybrid: step %.4f ms vs ideal combined %.4f ms (host alone %.4f, device alone "
-                    "%.4f): %.0f%% of ideal\n",
-                    1e3 * seconds_per_sweep(), 1e3 * ideal, 1e3 * host_only, 1e3 * device_only,
-                    100.0 * ideal / seconds_per_sweep());
-      out << line;
+  //! This rank's halo messages of every group: seconds in flight, and
+  //! seconds blocked waiting for them (the part not hidden behind compute).
+  std::array<double, 2> halo_seconds() const {
+    std::array<double, 2> seconds{sweep_halo_.exchange->communication_seconds(),
+                                  sweep_halo_.exchange->exposed_seconds()};
+    for (const Group& g : groups_) {
+      seconds[0] += g.exchange->communication_seconds();
+      seconds[1] += g.exchange->exposed_seconds();
     }
-    if (split_wall_.serialised.steps && split_wall_.concurrent.steps && !device_.empty() && !host_.empty()) {
-      const double together = split_wall_.concurrent.per_step(), apart = split_wall_.serialised.per_step();
-      std::snprintf(line, sizeof line,
-                    "hybrid: overlap at this split: step %.4f ms with the slabs concurrent, %.4f ms "
-                    "one after the other (%.2fx)\n",
-                    1e3 * together, 1e3 * apart, apart / together);
-      out << line;
-    }
+    return seconds;
   }
 
-  const HaloMessages& messages() const { return *sweep_halo_.messages; }
-  const ShareController& controller() const { return controller_; }
-  //! Mean wall seconds per sweep so far.
-  double seconds_per_sweep() const { return total_sweeps_ ? total_wall_ / total_sweeps_ : 0.0; }
+  //! Collective: rank 0 prints the halo hiding and the slab balance (node-hybrid/HybridReport.hpp).
+  void report(std::ostream& out) const {
+    report_halo_hiding(out, halo_seconds(), decomposition_);
+    report_balance(out, measurement_,
+                   {host_planes(), planes(), !slabs_.device.empty() && !slabs_.host.empty(), HostExec::name(),
+                    DeviceExec::name()},
+                   decomposition_);
+  }
+
+  //! Mean wall seconds per step so far.
+  double seconds_per_sweep() const { return measurement_.seconds_per_step(); }
 
  private:
-  //! Fields whose ghosts are refreshed together: their messages (rank
-  //! level, built once) and per-slab pieces and interface (rebuilt with the cut).
+  //! Fields whose ghosts are refreshed together: their exchange (messages
+  //! built once, partitioned at the cut) and the slab interface.
   struct Group {
     std::vector<int> fields;
-    std::unique_ptr<HaloMessages> messages;
-    std::unique_ptr<HaloPacker<DeviceExec>> device_packer;
-    std::unique_ptr<HaloPacker<HostExec>> host_packer;
+    std::unique_ptr<HaloExchange<DeviceExec, HostExec>> exchange;
     std::optional<SlabInterface<DeviceExec, HostExec>> interface;
   };
 
-  static Group make_group(const Decomposition& decomposition, const HybridSettings& settings,
-                          const std::vector<int>& fields, int width, HaloShape shape) {
+  // Messages are exchanged and the interface copied while the interiors
+  // (cells whose stencil reads no ghost) are computed; the device slab's
+  // work is queued first so the GPU computes while the host stages the
+  // interface and fills its own walls.
+  template <class MakeKernel>
+  void exchanging_sweep(MakeKernel& make_kernel, Timers& timers) {
+    Slab<DeviceExec>& device = slabs_.device;
+    Slab<HostExec>& host = slabs_.host;
+    const bool overlap = settings_.overlap;
+    const Box device_interior = overlap ? interior_box(device.owned, settings_.reach, device.remote) : Box{};
+    const Box host_interior = overlap ? interior_box(host.owned, settings_.reach, host.remote) : Box{};
+    sweep_halo_.exchange->start(fields_of(device, sweep_halo_.fields), fields_of(host, sweep_halo_.fields), timers);
+    if (overlap) {
+      fill_walls(device, settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      auto timer = timers.time("interior");
+      compute_device({device_interior}, make_kernel);
+    }
+    start_interface(sweep_halo_, timers);
+    if (overlap) {
+      fill_walls(host, settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      auto timer = timers.time("interior");
+      compute_host({host_interior}, make_kernel, true);
+    }
+    // Before the unpack: whole interface planes carry stale x/y ghost
+    // columns, which the MPI halo then overwrites.
+    finish_interface(sweep_halo_, timers);
+    sweep_halo_.exchange->finish(timers);
+    fill_walls(overlap ? WallFill::AfterHalo : WallFill::All, timers);
+    auto timer = timers.time("boundary");
+    compute(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
+            make_kernel, false);
+  }
+
+  Group make_group(const std::vector<int>& fields, int width, HaloShape shape) const {
     std::vector<Stagger> staggers;
-    for (int f : fields) staggers.push_back(settings.fields.at(f).stagger);
+    for (int f : fields) staggers.push_back(settings_.fields.at(f).stagger);
     Group group;
     group.fields = fields;
-    group.messages = std::make_unique<HaloMessages>(decomposition, width, shape, staggers, settings.device_messages);
+    group.exchange = std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition_, width, shape, staggers,
+                                                                         settings_.device_messages);
     return group;
+  }
+
+  std::vector<Group> make_groups(const std::vector<HaloGroup>& groups) const {
+    std::vector<Group> made;
+    for (const HaloGroup& g : groups) made.push_back(make_group(g.fields, g.depth, HaloShape::Full));
+    return made;
+  }
+
+  // Each group's exchange partitioned at the current cut, and its interface.
+  void split_groups() {
+    const Box rank = decomposition_.local();
+    for (Group* group : all_groups()) {
+      group->exchange->partition({rank.lo[Z], slabs_.device.owned.hi[Z], rank.hi[Z]}, ghosts_, slabs_.device.exec,
+                                 slabs_.host.exec);
+      group->interface.reset();
+      if (!slabs_.device.empty() && !slabs_.host.empty()) group->interface.emplace(slabs_.device, group->fields);
+    }
+  }
+
+  std::vector<Group*> all_groups() {
+    std::vector<Group*> all{&sweep_halo_};
+    for (Group& g : groups_) all.push_back(&g);
+    return all;
+  }
+
+  void start_interface(Group& group, Timers& timers) {
+    auto timer = timers.time("interface");
+    if (group.interface) group.interface->start(slabs_.device, slabs_.host);
+  }
+
+  void finish_interface(Group& group, Timers& timers) {
+    auto timer = timers.time("interface");
+    if (group.interface) group.interface->finish(slabs_.host);
   }
 
   static ShareSettings share_settings(ShareSettings share) {
     share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
     return share;
+  }
+
+  // Halos and walls mirror up to the deepest exchange.
+  static int face_depth(const HybridSettings& settings) {
+    int depth = settings.halo_depth * settings.reach;
+    for (const HaloGroup& g : settings.groups) depth = std::max(depth, g.depth);
+    return depth;
+  }
+
+  //! Calls f(slab) for each non-empty slab, device slab first.
+  template <class F>
+  void for_each_slab(F&& f) const {
+    if (!slabs_.device.empty()) f(slabs_.device);
+    if (!slabs_.host.empty()) f(slabs_.host);
   }
 
   // The planes of a rank block that a slab owns.
@@ -411,35 +372,6 @@ class HybridDomain {
     return Kokkos::subview(v, range(Z), range(Y), range(X));
   }
 
-  // An interval is one exchange cycle of warm-up (fresh allocations after a
-  // move, caches) and then the planned sweeps, measured; intervals are whole
-  // cycles, so planes move only at cycle starts.
-  void begin_interval() {
-    const ShareController::Plan plan = controller_.plan();
-    set_host_planes(plan.host_planes);
-    serialize_ = plan.serialize;
-    warmup_left_ = settings_.halo_depth;
-    measured_left_ = plan.sweeps;
-    interval_sweeps_ = plan.sweeps;
-  }
-
-  void end_interval() {
-    const double n = interval_sweeps_;
-    (serialize_ ? split_wall_.serialised : split_wall_.concurrent).add(interval_wall_, interval_sweeps_);
-    const double device = (times_.device_seconds - interval_start_.device_seconds) / n;
-    // On two processors the host thread also launches the device's work,
-    // stages the interface and fills walls while the device computes: all of
-    // a serialised step but the device's compute is the host's side of the
-    // balance (its compute alone made the balancer overload the CPU of a GPU
-    // node). Slabs on one processor are balanced on compute alone.
-    const double host = std::is_same_v<DeviceExec, HostExec>
-                            ? (times_.host_seconds - interval_start_.host_seconds) / n
-                            : interval_wall_ / n - device;
-    controller_.measured(host, device, interval_wall_ / n);
-    if (controller_.newly_tuned_planes() && settings_.on_tuned)
-      settings_.on_tuned(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
-  }
-
   static Box grow_on(const Box& b, const FaceMask& faces, int n) {
     if (b.empty()) return b;
     Box r = b;
@@ -453,7 +385,8 @@ class HybridDomain {
   template <class S>
   static std::vector<Field<typename S::memory_space>> fields_of(const S& slab, const std::vector<int>& ids) {
     std::vector<Field<typename S::memory_space>> out;
-    for (int f : ids) out.push_back(slab.fields[f]);
+    if (!slab.empty())
+      for (int f : ids) out.push_back(slab.fields[f]);
     return out;
   }
 
@@ -461,51 +394,41 @@ class HybridDomain {
     return settings_.fields[f].walls.value_or(WallConditions{settings_.wall, settings_.wall, settings_.wall});
   }
 
-  // Wall ghosts of `fields` on a slab, `depth` layers (all by default). No
-  // fence: each slab's fills are ordered before its next kernels on its own
-  // instance, and nothing else reads them (a GPU keeps its queue busy).
+  // Wall ghosts of `fields` on a slab, `depth` layers (-1: all). No fence:
+  // each slab's fills are ordered before its next kernels on its own
+  // instance, and nothing else reads them.
   template <class S>
   void fill_walls(const S& slab, const std::vector<int>& fields, WallFill part, int depth, Timers& timers) {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    for (int f : fields)
-      fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
+    for (int f : fields) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
   }
 
-  // The walls of the fields a sweep reads.
-  template <class S>
-  void fill_walls(const S& slab, WallFill part, Timers& timers) {
-    fill_walls(slab, settings_.exchanged, part, -1, timers);
-  }
-
+  // The walls of the fields a sweep reads, on both slabs.
   void fill_walls(WallFill part, Timers& timers) {
-    fill_walls(device_, part, timers);
-    fill_walls(host_, part, timers);
+    fill_walls(slabs_.device, settings_.exchanged, part, -1, timers);
+    fill_walls(slabs_.host, settings_.exchanged, part, -1, timers);
   }
 
   // Device boxes are queued on the device instance, host boxes computed
   // meanwhile; the device may still be running on return (wait_for_device).
   template <class MakeKernel>
-  void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes,
-               MakeKernel& make_kernel, bool poll) {
+  void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes, MakeKernel& make_kernel,
+               bool poll) {
     compute_device(device_boxes, make_kernel);
     compute_host(host_boxes, make_kernel, poll);
   }
 
-  // Serialised sweeps time each slab on its own (a device slab otherwise
-  // finishes unseen behind the host slab).
-  bool measuring() const { return serialize_ && warmup_left_ == 0; }
-
   template <class MakeKernel>
   void compute_device(const std::vector<Box>& boxes, MakeKernel& make_kernel) {
-    if (device_.empty()) return;
+    if (slabs_.device.empty()) return;
     const double t0 = Timers::now();
-    const auto kernel = make_kernel(device_.fields);
+    const auto kernel = make_kernel(slabs_.device.fields);
     for (int r = 0; r < settings_.device_kernel_repeats; ++r)
-      for_each_cell("strata::device_slab", device_.exec, boxes, kernel);
-    if (measuring()) {
-      device_.exec.fence();
-      times_.device_seconds += Timers::now() - t0;
+      for_each_cell("strata::device_slab", slabs_.device.exec, boxes, kernel);
+    if (measurement_.timing_slabs()) {
+      slabs_.device.exec.fence();
+      measurement_.add_device_seconds(Timers::now() - t0);
     }
   }
 
@@ -513,11 +436,12 @@ class HybridDomain {
   // them when `poll`.
   template <class MakeKernel>
   void compute_host(const std::vector<Box>& boxes, MakeKernel& make_kernel, bool poll) {
-    if (host_.empty()) return;
+    Slab<HostExec>& host = slabs_.host;
+    if (host.empty()) return;
     const double t0 = Timers::now();
-    const auto kernel = make_kernel(host_.fields);
-    if (!poll || sweep_halo_.messages->neighbors().empty()) {
-      for_each_cell("strata::host_slab", host_.exec, boxes, kernel);
+    const auto kernel = make_kernel(host.fields);
+    if (!poll || sweep_halo_.exchange->num_neighbors() == 0) {
+      for_each_cell("strata::host_slab", host.exec, boxes, kernel);
     } else {
       for (const Box& b : boxes) {
         const int chunks = std::min(8, std::max(1, b.extent(Z)));
@@ -525,144 +449,33 @@ class HybridDomain {
           Box chunk = b;
           chunk.lo[Z] = b.lo[Z] + b.extent(Z) * c / chunks;
           chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
-          for_each_cell("strata::host_slab", host_.exec, chunk, kernel);
-          host_.exec.fence();
-          sweep_halo_.messages->test();
+          for_each_cell("strata::host_slab", host.exec, chunk, kernel);
+          host.exec.fence();
+          sweep_halo_.exchange->test();
         }
       }
     }
-    host_.exec.fence();
-    if (measuring()) times_.host_seconds += Timers::now() - t0;
+    host.exec.fence();
+    if (measurement_.timing_slabs()) measurement_.add_host_seconds(Timers::now() - t0);
   }
 
   // The time the host waits here, its own slab done, is the device slab's
   // lead: the overlap the report shows.
   void wait_for_device(Timers& timers) {
     auto timer = timers.time("device wait");
-    device_.exec.fence();
-  }
-
-  // (Re)builds both slabs for a cut leaving `host_planes` on the host,
-  // copying owned planes from the previous slabs when given.
-  void build(int host_planes, const Slab<DeviceExec>* old_device, const Slab<HostExec>* old_host) {
-    const Box rank = decomposition_.local();
-    STRATA_REQUIRE(host_planes >= 0 && host_planes <= rank.extent(Z),
-                   "host planes " << host_planes << " outside [0, " << rank.extent(Z) << "]");
-    const int cut = rank.hi[Z] - host_planes;
-    device_.owned = rank;
-    device_.owned.hi[Z] = cut;
-    host_.owned = rank;
-    host_.owned.lo[Z] = cut;
-    for (int n = 0; n < 2; ++n) {
-      const bool device_slab = n == 0;
-      const Box owned = device_slab ? device_.owned : host_.owned;
-      FaceMask walls{};
-      for (int a = 0; a < 3; ++a)
-        for (int side = 0; side < 2; ++side) walls[a][side] = decomposition_.is_wall(a, side);
-      // The cut is no wall: the other slab's planes arrive across it.
-      if (device_slab && !host_.empty()) walls[Z][1] = false;
-      if (!device_slab && !device_.empty()) walls[Z][0] = false;
-      if (!owned.empty()) {
-        // Halos and walls mirror up to the deepest exchange; the cut moves
-        // whole ghost layers.
-        int depth = settings_.halo_depth * settings_.reach;
-        for (const HaloGroup& g : settings_.groups) depth = std::max(depth, g.depth);
-        for (int a = 0; a < 3; ++a) {
-          const int needed = a == Z && !device_.empty() && !host_.empty() ? ghosts_ : depth;
-          if (owned.extent(a) < needed)
-            throw InputError("hybrid: a slab of " + std::to_string(owned.extent(a)) +
-                             " cells along " + "xyz"[a] + " is thinner than the halo width " +
-                             std::to_string(needed));
-        }
-      }
-      if (device_slab) setup(device_, walls);
-      else setup(host_, walls);
-    }
-    if (old_device || old_host) {
-      for (std::size_t f = 0; f < settings_.fields.size(); ++f) {
-        copy_planes(*old_device, device_, int(f));
-        copy_planes(*old_host, device_, int(f));
-        copy_planes(*old_device, host_, int(f));
-        copy_planes(*old_host, host_, int(f));
-      }
-      Kokkos::fence();
-    }
-    split(sweep_halo_);
-    for (Group& group : groups_) split(group);
-  }
-
-  // A group's per-slab pieces and the interface for the current cut.
-  void split(Group& group) {
-    group.device_packer = std::make_unique<HaloPacker<DeviceExec>>(
-        *group.messages, device_.owned.lo[Z], device_.owned.hi[Z], ghosts_, device_.exec);
-    group.host_packer = std::make_unique<HaloPacker<HostExec>>(
-        *group.messages, host_.owned.lo[Z], host_.owned.hi[Z], ghosts_, host_.exec);
-    group.interface.reset();
-    if (!device_.empty() && !host_.empty()) group.interface.emplace(device_, group.fields);
-  }
-
-  void pack(Group& group, Timers& timers) {
-    auto timer = timers.time("halo pack");
-    if (!device_.empty()) group.device_packer->pack(fields_of(device_, group.fields), *group.messages);
-    if (!host_.empty()) group.host_packer->pack(fields_of(host_, group.fields), *group.messages);
-  }
-
-  void unpack(Group& group, Timers& timers) {
-    auto timer = timers.time("halo unpack");
-    if (!device_.empty()) group.device_packer->unpack(fields_of(device_, group.fields), *group.messages);
-    if (!host_.empty()) group.host_packer->unpack(fields_of(host_, group.fields), *group.messages);
-  }
-
-  template <class S>
-  void setup(S& slab, const FaceMask& walls) {
-    slab.ghosts = ghosts_;
-    slab.walls = walls;
-    for (int a = 0; a < 3; ++a)
-      for (int side = 0; side < 2; ++side) slab.remote[a][side] = !walls[a][side];
-    slab.fields.clear();
-    if (slab.empty()) return;
-    for (const FieldSpec& spec : settings_.fields)
-      slab.fields.emplace_back(spec.name, slab.owned, ghosts_, spec.stagger);
-  }
-
-  template <class From, class To>
-  static void copy_planes(const From& from, const To& to, int f) {
-    if (from.empty() || to.empty()) return;
-    // A z-staggered field's values also include the plane it shares with
-    // the slab above (framework/Stagger.hpp).
-    const int shared = from.fields[f].stagger()[Z];
-    const int k0 = std::max(from.owned.lo[Z], to.owned.lo[Z]);
-    const int k1 = std::min(from.owned.hi[Z], to.owned.hi[Z]) + shared;
-    if (k0 >= k1) return;
-    Kokkos::deep_copy(to.planes(f, k0, k1), from.planes(f, k0, k1));
+    slabs_.device.exec.fence();
   }
 
   const Decomposition& decomposition_;
   HybridSettings settings_;
   int ghosts_;
-  Slab<DeviceExec> device_;
-  Slab<HostExec> host_;
+  ShareMeasurement measurement_;
+  // Messages first: their checks of the rank's size come before the slabs'.
   Group sweep_halo_;  //!< the fields a sweep reads (HybridSettings::exchanged)
   std::vector<Group> groups_;
-  ShareController controller_;
+  SlabPair<DeviceExec, HostExec> slabs_;
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   int step_ = 0;
-  SlabTimes times_, interval_start_;
-  // Wall seconds of measured steps at the current split, with the slabs
-  // serialised (measurement intervals) and concurrent (all others).
-  struct StepWall {
-    double seconds = 0.0;
-    int steps = 0;
-    void add(double s, int n) { seconds += s, steps += n; }
-    double per_step() const { return steps ? seconds / steps : 0.0; }
-  };
-  struct SplitWall {
-    StepWall serialised, concurrent;
-  } split_wall_;
-  bool serialize_ = false;
-  int warmup_left_ = 0, measured_left_ = 0, interval_sweeps_ = 0;
-  double sweep_started_ = 0.0, interval_wall_ = 0.0, total_wall_ = 0.0;
-  int total_sweeps_ = 0;
 };
 
 }  // namespace strata

@@ -56,6 +56,8 @@ class ShareController {
 
   //! How the current split was chosen: "deck", "cache", "tuned", "tuning".
   std::string origin() const;
+  //! Both slabs on one processor (ShareSettings::slabs_share_processor).
+  bool slabs_share_processor() const { return settings_.slabs_share_processor; }
   //! Model times on one processor alone, when the tuner ran.
   std::optional<std::pair<double, double>> single_processor_seconds() const;
 

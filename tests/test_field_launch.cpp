@@ -1,5 +1,6 @@
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/ReduceOverCells.hpp"
 #include "halo/WallGhosts.hpp"
 #include "tests/ExecSpaces.hpp"
 
@@ -52,6 +53,14 @@ struct AddOne {
 
 struct ProductMinusK {
   KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const { return double(i * j - k); }
+};
+
+// The same value as four components, for four reductions in one pass.
+struct ProductMinusKFourTimes {
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<double, 4> operator()(int i, int j, int k) const {
+    const double v = i * j - k;
+    return {v, v, v, v};
+  }
 };
 
 TYPED_TEST(FieldLaunch, AllocatesGhostsAndMapsGlobalIndices) {
@@ -234,19 +243,28 @@ TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   EXPECT_EQ(Impl::device_tile(box_of_size(2, 2, 2)), (Tile{2, 2, 2}));
 }
 
-TYPED_TEST(FieldLaunch, SumAndMaxOverCells) {
+// Each operation alone and several in one pass give the serial loop's
+// results (integers: exact whatever the order of the sums).
+TYPED_TEST(FieldLaunch, ReductionsOverCells) {
   using Exec = TypeParam;
   const Box box{{-3, 0, 2}, {5, 6, 9}};
-  double expected_sum = 0.0, expected_max = -1e300;
+  double expected_sum = 0.0, expected_max = -1e300, expected_min = 1e300;
   for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
     for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
       for (int i = box.lo[X]; i < box.hi[X]; ++i) {
         expected_sum += i * j - k;
         expected_max = std::max(expected_max, double(i * j - k));
+        expected_min = std::min(expected_min, double(i * j - k));
       }
   const ProductMinusK value;
   EXPECT_EQ(sum_over_cells(Exec(), box, value), expected_sum);
   EXPECT_EQ(max_over_cells(Exec(), box, value), expected_max);
+  EXPECT_EQ(min_over_cells(Exec(), box, value), expected_min);
+  const auto all = reduce_over_cells<Min, Sum, Max, Sum>(Exec(), box, ProductMinusKFourTimes{});
+  EXPECT_EQ(all, (std::array<double, 4>{expected_min, expected_sum, expected_max, expected_sum}));
+  const Box empty{{0, 0, 0}, {4, 0, 3}};
+  EXPECT_EQ((reduce_over_cells<Min, Sum, Max, Sum>(Exec(), empty, ProductMinusKFourTimes{})),
+            (std::array<double, 4>{Min::identity(), 0.0, Max::identity(), 0.0}));
 }
 
 // Ghosts beyond walls mirror the owned cells: negated about the wall value

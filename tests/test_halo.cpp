@@ -26,6 +26,11 @@ struct FillCode {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) = offset + 1e6 * k + 1e3 * j + i; }
 };
 
+// The rank's whole box as one partition.
+std::array<int, 2> whole_box(const Decomposition& decomposition) {
+  return {decomposition.local().lo[Z], decomposition.local().hi[Z]};
+}
+
 // Owned values (a staggered field's shared last node or face included) hold
 // a code of their global index, ghosts hold poison. After an exchange each
 // ghost must hold the code of the value it stands for (wrapped on periodic
@@ -45,7 +50,8 @@ void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bo
                 FillCode{u, 0.5});
   Exec().fence();
 
-  HaloExchange<Exec> halo(decomposition, width, shape, std::vector<Stagger>{stagger}, Exec(), unstaged);
+  HaloExchange<Exec> halo(decomposition, width, shape, {stagger}, unstaged);
+  halo.partition(whole_box(decomposition), f.ghosts(), Exec());
   Timers timers;
   halo.exchange({f}, timers);
 
@@ -130,7 +136,8 @@ TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
                   FillCode{u, shift});
   }
   TypeParam().fence();
-  HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, 3);
+  HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, std::vector<Stagger>(3));
+  halo.partition(whole_box(decomposition), 2, TypeParam());
   Timers timers;
   halo.start(fields, timers);
   EXPECT_TRUE(halo.pending());
@@ -147,6 +154,63 @@ TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
     const int i = a.lo[X], j = a.lo[Y], k = a.lo[Z];
     const auto wrap = [](int v, int n_cells) { return (v % n_cells + n_cells) % n_cells; };
     EXPECT_EQ(h(0, 0, 0), 1e9 * n + 1e6 * wrap(k, 16) + 1e3 * wrap(j, 10) + wrap(i, 12));
+  }
+}
+
+// A rank cut in two z-partitions (the node-hybrid slabs) receives what one
+// partition does: every ghost equals the one-partition exchange's, except
+// the owned columns across the cut, which the slab interface fills.
+TYPED_TEST(Halo, TwoPartitionsReceiveWhatOnePartitionDoes) {
+  using Exec = TypeParam;
+  using Mem = typename Exec::memory_space;
+  const Box global{{-4, 2, 0}, {15, 19, 26}};
+  const int width = 2;
+  for (const auto& grid : test::rank_grids(MPI_COMM_WORLD)) {
+    const Decomposition decomposition(MPI_COMM_WORLD, global, grid.dims, {true, false, true});
+    const Box local = decomposition.local();
+    const auto filled = [&](const Box& owned) {
+      Field<Mem> f("f", owned, width);
+      Kokkos::deep_copy(f.view(), poison);
+      for_each_cell("code", Exec(), owned, FillCode{f.cells(), 0.5});
+      Exec().fence();
+      return f;
+    };
+    Timers timers;
+    const Field<Mem> whole = filled(local);
+    HaloExchange<Exec> one(decomposition, width, HaloShape::Full, {cell_centred()});
+    one.partition(whole_box(decomposition), width, Exec());
+    one.exchange({whole}, timers);
+    const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), whole.view());
+
+    // The same number of cuts on every rank: exchanges are collective.
+    for (int third = 0; third <= 3; ++third) {
+      const int cut = local.lo[Z] + local.extent(Z) * third / 3;
+      Box below = local, above = local;
+      below.hi[Z] = above.lo[Z] = cut;
+      std::vector<Field<Mem>> lower, upper;
+      if (!below.empty()) lower.push_back(filled(below));
+      if (!above.empty()) upper.push_back(filled(above));
+      HaloExchange<Exec, Exec> two(decomposition, width, HaloShape::Full, {cell_centred()});
+      two.partition({local.lo[Z], cut, local.hi[Z]}, width, Exec(), Exec());
+      two.exchange(lower, upper, timers);
+      Exec().fence();
+      for (const auto& part : {lower, upper}) {
+        if (part.empty()) continue;
+        const Field<Mem>& f = part[0];
+        const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
+        const Box a = f.allocated(), w = whole.allocated();
+        for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+          for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+            for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+              const bool across_cut = (k < f.owned().lo[Z] && k >= local.lo[Z]) ||
+                                      (k >= f.owned().hi[Z] && k < local.hi[Z]);
+              const bool owned_column = i >= local.lo[X] && i < local.hi[X] && j >= local.lo[Y] && j < local.hi[Y];
+              if (across_cut && owned_column) continue;
+              ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected(k - w.lo[Z], j - w.lo[Y], i - w.lo[X]))
+                  << grid.name << " cut " << cut << " cell " << i << "," << j << "," << k;
+            }
+      }
+    }
   }
 }
 
@@ -183,7 +247,7 @@ TEST(HaloErrors, WidthWiderThanARankIsAnInputError) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size},
                                     {false, false, false});
-  EXPECT_THROW(HaloExchange<Kokkos::DefaultHostExecutionSpace>(decomposition, 3, HaloShape::Faces, 1),
+  EXPECT_THROW(HaloExchange<Kokkos::DefaultHostExecutionSpace>(decomposition, 3, HaloShape::Faces, {cell_centred()}),
                InputError);
 }
 

@@ -24,14 +24,12 @@
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "apps/common/HybridSimulation.hpp"
-#include "framework/ForEachCell.hpp"
 #include "io/RunConfig.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -128,6 +126,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   //! The reference's timestep(): equation of state, viscosity, and the
   //! smallest cell limit, bounded by the growth and maximum allowed.
   double next_dt(Timers& timers) override {
+    const Mesh mesh = mesh_;
     domain_.begin_step();
     {
       auto t = timers.time("ideal gas");
@@ -136,7 +135,6 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     domain_.exchange(TIMESTEP_HALO, timers);
     {
       auto t = timers.time("viscosity");
-      const Mesh mesh = mesh_;
       domain_.launch(bounds(0, 0), [=](const auto& f) {
         return Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
                          f[ZVEL0].cells(), f[VISCOSITY].cells()};
@@ -144,10 +142,12 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     }
     domain_.exchange(VISCOSITY_HALO, timers);
     auto t = timers.time("timestep");
-    double limit = std::numeric_limits<double>::max();
-    domain_.for_each_slab([&](const auto& slab) { limit = std::min(limit, slab_dt_limit(slab)); });
-    double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MIN, decomposition_.comm()));
+    const CloverParams params = params_;
+    const double limit = domain_.min([=](const auto& f) {
+      return TimestepLimit(mesh, params, f[DENSITY0].cells(), f[VISCOSITY].cells(), f[SOUNDSPEED].cells(),
+                           f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells());
+    });
+    const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
     if (dt < params_.min_timestep)
       throw Error("cloverleaf3d: time step " + std::to_string(dt) + " below the minimum " +
                   std::to_string(params_.min_timestep) + ": the run has become unstable");
@@ -172,11 +172,13 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   //! Field summary over all ranks (collective).
   Summary summary() const {
-    Summary total;
-    domain_.for_each_slab([&](const auto& slab) { total += slab_summary(slab); });
-    double sums[5] = {total.volume, total.mass, total.pressure, total.internal_energy, total.kinetic_energy};
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 5, MPI_DOUBLE, MPI_SUM, decomposition_.comm()));
-    return {sums[0], sums[1], sums[2], sums[3], sums[4]};
+    const Mesh mesh = mesh_;
+    const auto [volume, mass, pressure, internal_energy, kinetic_energy] =
+        domain_.template reduce<Sum, Sum, Sum, Sum, Sum>([=](const auto& f) {
+          return SummaryTerms{mesh, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                              f[ZVEL0].cells()};
+        });
+    return {volume, mass, pressure, internal_energy, kinetic_energy};
   }
 
   //! The summary table in the reference layout: a header and one step line.
@@ -218,37 +220,9 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     if (name != "pressure") return Base::gather(name);
     HostBlock pressure = Base::gather("density");
     const HostBlock energy = Base::gather("energy");
-    constexpr double gamma_minus_one = 1.4 - 1.0;
     for (std::size_t n = 0; n < pressure.size(); ++n)
-      pressure.data()[n] = gamma_minus_one * pressure.data()[n] * energy.data()[n];
+      pressure.data()[n] = ideal_gas_pressure(pressure.data()[n], energy.data()[n]);
     return pressure;
-  }
-
-  // Public for CUDA extended lambdas.
-  template <class Slab>
-  double slab_dt_limit(const Slab& slab) const {
-    const auto& f = slab.fields;
-    const TimestepLimit limit(mesh_, params_, f[DENSITY0].cells(), f[VISCOSITY].cells(), f[SOUNDSPEED].cells(),
-                              f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells());
-    return -max_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return -limit(i, j, k); });
-  }
-
-  template <class Slab>
-  Summary slab_summary(const Slab& slab) const {
-    const auto& f = slab.fields;
-    const SummaryTerms terms{mesh_, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
-                             f[YVEL0].cells(), f[ZVEL0].cells()};
-    Summary s;
-    s.volume = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).volume; });
-    s.mass = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).mass; });
-    s.pressure = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) { return terms(i, j, k).pressure; });
-    s.internal_energy = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) {
-      return terms(i, j, k).internal_energy;
-    });
-    s.kinetic_energy = sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) {
-      return terms(i, j, k).kinetic_energy;
-    });
-    return s;
   }
 
  private:

@@ -12,8 +12,6 @@
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
-#include <algorithm>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,9 +39,7 @@ class HybridSimulation : public Simulation {
     return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
   }
 
-  std::array<double, 2> halo_seconds() const override {
-    return {domain_.messages().communication_seconds(), domain_.messages().exposed_seconds()};
-  }
+  std::array<double, 2> halo_seconds() const override { return domain_.halo_seconds(); }
 
   HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
@@ -69,20 +65,7 @@ class HybridSimulation : public Simulation {
         state_fields_(std::move(state_fields)) {}
 
   //! Collective: halo hiding and the slab balance, printed by rank 0.
-  void report_hybrid(std::ostream& out) const {
-    std::array<double, 2> seconds = halo_seconds();
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), 2, MPI_DOUBLE, MPI_MAX,
-                                   decomposition_.comm()));
-    if (decomposition_.rank() == 0 && seconds[0] > 0.0) {
-      char line[200];
-      std::snprintf(line, sizeof line,
-                    "halo: messages in flight %.4f s, exposed wait %.4f s (max over ranks): "
-                    "%.1f%% hidden behind compute\n",
-                    seconds[0], seconds[1], 100.0 * (1.0 - std::min(1.0, seconds[1] / seconds[0])));
-      out << line;
-    }
-    domain_.report_balance(out);
-  }
+  void report_hybrid(std::ostream& out) const { domain_.report(out); }
 
   const Decomposition& decomposition_;
   HybridDomain<DeviceExec, HostExec> domain_;

@@ -3,6 +3,8 @@
 //! The exact solution heat3d is checked against (the update itself is
 //! apps/common/Diffusion7.hpp).
 
+#include "framework/CellArray.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <array>
@@ -33,6 +35,25 @@ struct ExactSolution {
     double value = ::exp(-decay_rate * t);
     for (int a = 0; a < 3; ++a) value *= ::sin(wavenumber[a] * (idx[a] + 0.5) * spacing[a]);
     return value;
+  }
+};
+
+//! Sets u to the exact solution at `time`.
+struct SetExact {
+  CellArray<double> u;
+  ExactSolution exact;
+  double time;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) = exact(i, j, k, time); }
+};
+
+//! A cell's error |u - exact| and its square (for the max and L2 norms).
+struct ErrorTerms {
+  CellArray<const double> u;
+  ExactSolution exact;
+  double time;
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<double, 2> operator()(int i, int j, int k) const {
+    const double e = ::fabs(u(i, j, k) - exact(i, j, k, time));
+    return {e, e * e};
   }
 };
 

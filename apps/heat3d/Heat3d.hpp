@@ -10,13 +10,10 @@
 #include "apps/heat3d/ExactSolution.hpp"
 #include "apps/heat3d/HeatParams.hpp"
 #include "decomposition/Decomposition.hpp"
-#include "framework/Error.hpp"
-#include "framework/ForEachCell.hpp"
 #include "framework/Simulation.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -68,45 +65,16 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   //! Sets u to the exact solution at `time` on both slabs.
   void set_state(double time) {
-    domain_.for_each_slab([&](const auto& slab) { set_state_on(slab, time); });
-  }
-
-  //! (Public: CUDA extended lambdas need a public enclosing function.)
-  template <class Slab>
-  void set_state_on(const Slab& slab, double time) const {
-    const auto u = slab.fields[U].cells();
-    const auto exact = exact_;
-    for_each_cell("heat3d::set_state", slab.exec, slab.owned,
-                  KOKKOS_LAMBDA(int i, int j, int k) { u(i, j, k) = exact(i, j, k, time); });
-    slab.exec.fence();
+    const ExactSolution exact = exact_;
+    domain_.launch(domain_.owned_cells(), [=](const auto& f) { return SetExact{f[U].cells(), exact, time}; });
   }
 
   //! Error against the exact solution at `time`, over both slabs of all ranks.
   ErrorNorms error_norms(double time) const {
-    double max = 0.0, sum_sq = 0.0;
-    domain_.for_each_slab([&](const auto& slab) {
-      const auto [slab_max, slab_sum] = error_on(slab, time);
-      max = std::max(max, slab_max);
-      sum_sq += slab_sum;
-    });
-    const MPI_Comm comm = decomposition_.comm();
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &max, 1, MPI_DOUBLE, MPI_MAX, comm));
-    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &sum_sq, 1, MPI_DOUBLE, MPI_SUM, comm));
+    const ExactSolution exact = exact_;
+    const auto [max, sum_sq] =
+        domain_.template reduce<Max, Sum>([=](const auto& f) { return ErrorTerms{f[U].cells(), exact, time}; });
     return {max, std::sqrt(sum_sq * spacing_[X] * spacing_[Y] * spacing_[Z])};
-  }
-
-  template <class Slab>
-  std::pair<double, double> error_on(const Slab& slab, double time) const {
-    const auto u = slab.fields[U].cells();
-    const auto exact = exact_;
-    const auto error = KOKKOS_LAMBDA(int i, int j, int k) {
-      return ::fabs(u(i, j, k) - exact(i, j, k, time));
-    };
-    return {max_over_cells(slab.exec, slab.owned, error),
-            sum_over_cells(slab.exec, slab.owned, KOKKOS_LAMBDA(int i, int j, int k) {
-              const double e = error(i, j, k);
-              return e * e;
-            })};
   }
 
   void report(double time, std::ostream& out) override {

@@ -1,0 +1,272 @@
+#pragma once
+//! \file ReduceOverCells.hpp
+//! Reductions of a per-cell value `value(i, j, k)` over a box on one
+//! execution space instance: one operation (`sum_over_cells`,
+//! `max_over_cells`, `min_over_cells`), or several in one pass
+//! (`reduce_over_cells<Sum, Max, ...>` over a value returning
+//! `Kokkos::Array<double, N>`), and their completion over MPI ranks.
+//!
+//! Host spaces take contiguous runs of rows per thread with an inner i loop
+//! (vectorised for one operation); devices use a rank-3 MDRange.
+
+#include "framework/Box.hpp"
+#include "framework/Error.hpp"
+#include "framework/ForEachCell.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <mpi.h>
+
+#include <array>
+#include <cstdint>
+
+namespace strata {
+
+//! Reduction operations: identity, how two partial results combine, and the
+//! MPI operation that combines ranks' results.
+struct Sum {
+  KOKKOS_INLINE_FUNCTION static double identity() { return 0.0; }
+  KOKKOS_INLINE_FUNCTION static double combine(double a, double b) { return a + b; }
+  static MPI_Op mpi_op() { return MPI_SUM; }
+};
+
+struct Max {
+  KOKKOS_INLINE_FUNCTION static double identity() { return Kokkos::reduction_identity<double>::max(); }
+  KOKKOS_INLINE_FUNCTION static double combine(double a, double b) { return a > b ? a : b; }
+  static MPI_Op mpi_op() { return MPI_MAX; }
+};
+
+struct Min {
+  KOKKOS_INLINE_FUNCTION static double identity() { return Kokkos::reduction_identity<double>::min(); }
+  KOKKOS_INLINE_FUNCTION static double combine(double a, double b) { return a < b ? a : b; }
+  static MPI_Op mpi_op() { return MPI_MIN; }
+};
+
+//! Partial results of operations `Ops` in order, each at its identity.
+template <class... Ops>
+std::array<double, sizeof...(Ops)> reduction_identities() {
+  return {Ops::identity()...};
+}
+
+//! Combines `b` into `a`, operation by operation.
+template <class... Ops>
+void combine_reductions(std::array<double, sizeof...(Ops)>& a, const std::array<double, sizeof...(Ops)>& b) {
+  int n = 0;
+  ((a[n] = Ops::combine(a[n], b[n]), ++n), ...);
+}
+
+//! Collective: completes rank-local results over `comm` (one MPI_Allreduce
+//! per kind of operation present).
+template <class... Ops>
+void allreduce_over_ranks(std::array<double, sizeof...(Ops)>& values, MPI_Comm comm) {
+  const MPI_Op ops[] = {Ops::mpi_op()...};
+  for (const MPI_Op kind : {MPI_SUM, MPI_MAX, MPI_MIN}) {
+    std::array<double, sizeof...(Ops)> packed;
+    int count = 0;
+    for (std::size_t n = 0; n < values.size(); ++n)
+      if (ops[n] == kind) packed[count++] = values[n];
+    if (count == 0) continue;
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, packed.data(), count, MPI_DOUBLE, kind, comm));
+    count = 0;
+    for (std::size_t n = 0; n < values.size(); ++n)
+      if (ops[n] == kind) values[n] = packed[count++];
+  }
+}
+
+namespace Impl {
+
+// One row of a single reduction from its identity, vectorised; the caller
+// combines rows, so results do not depend on how rows fall to threads.
+template <class Value>
+double reduce_row(Sum, int ilo, int ihi, int j, int k, const Value& value) {
+  double acc = 0.0;
+#pragma omp simd reduction(+ : acc)
+  for (int i = ilo; i < ihi; ++i) acc += value(i, j, k);
+  return acc;
+}
+
+template <class Value>
+double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
+  double acc = Max::identity();
+#pragma omp simd reduction(max : acc)
+  for (int i = ilo; i < ihi; ++i) {
+    const double v = value(i, j, k);
+    acc = v > acc ? v : acc;
+  }
+  return acc;
+}
+
+template <class Value>
+double reduce_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
+  double acc = Min::identity();
+#pragma omp simd reduction(min : acc)
+  for (int i = ilo; i < ihi; ++i) {
+    const double v = value(i, j, k);
+    acc = v < acc ? v : acc;
+  }
+  return acc;
+}
+
+// Component n of a value with several components.
+template <class Value>
+struct Component {
+  Value value;
+  int n;
+  double operator()(int i, int j, int k) const { return value(i, j, k)[n]; }
+};
+
+// Several reductions at once: a Kokkos reducer over a plain array (so the
+// volatile joins Kokkos 3 asks for compile too).
+template <class... Ops>
+struct MultiReducer {
+  static constexpr int count = sizeof...(Ops);
+  struct Values {
+    double v[count];
+  };
+  using reducer = MultiReducer;
+  using value_type = Values;
+  using result_view_type = Kokkos::View<value_type, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+
+  value_type* result;
+
+  KOKKOS_INLINE_FUNCTION void join(value_type& a, const value_type& b) const {
+    int n = 0;
+    ((a.v[n] = Ops::combine(a.v[n], b.v[n]), ++n), ...);
+  }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& a, const volatile value_type& b) const {
+    int n = 0;
+    ((a.v[n] = Ops::combine(a.v[n], b.v[n]), ++n), ...);
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& a) const {
+    int n = 0;
+    ((a.v[n++] = Ops::identity()), ...);
+  }
+  //! Folds one cell's components into `a`.
+  template <class CellValues>
+  KOKKOS_INLINE_FUNCTION static void accumulate(value_type& a, const CellValues& v) {
+    int n = 0;
+    ((a.v[n] = Ops::combine(a.v[n], v[n]), ++n), ...);
+  }
+  //! Folds row (j, k) from ilo to ihi into `a`: each operation over its
+  //! component, vectorised (one pass over the row's data, in cache).
+  template <class Value>
+  static void accumulate_row(value_type& a, int ilo, int ihi, int j, int k, const Value& value) {
+    int n = 0;
+    ((a.v[n] = Ops::combine(a.v[n], reduce_row(Ops(), ilo, ihi, j, k, Component<Value>{value, n})), ++n), ...);
+  }
+  KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result; }
+  result_view_type view() const { return result_view_type(result); }
+  KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
+};
+
+// Host spaces: thread `run` of `runs` takes one contiguous run of the box's
+// rows (k, j) and calls `row(ilo, ihi, j, k, acc)` on each.
+template <class ExecSpace, class Row, class Reducer>
+void reduce_rows(const ExecSpace& exec, const Box& box, const Row& row, const Reducer& reducer) {
+  using Acc = typename Reducer::value_type;
+  const int ilo = box.lo[X], ihi = box.hi[X], jlo = box.lo[Y], ny = box.extent(Y), klo = box.lo[Z];
+  const std::int64_t rows = std::int64_t(ny) * box.extent(Z);
+  const std::int64_t runs = std::min<std::int64_t>(rows, exec.concurrency());
+  Kokkos::parallel_reduce(
+      "strata::reduce_over_cells", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
+      [=](std::int64_t run, Acc& acc) {
+        const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
+        int j = jlo + int(first % ny), k = klo + int(first / ny);
+        for (std::int64_t r = first; r < last; ++r) {
+          row(ilo, ihi, j, k, acc);
+          if (++j == jlo + ny) {
+            j = jlo;
+            ++k;
+          }
+        }
+      },
+      reducer);
+}
+
+template <class ExecSpace>
+using CellPolicy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, CellIndex>;
+
+template <class ExecSpace>
+CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
+  return CellPolicy<ExecSpace>(exec, {box.lo[Z], box.lo[Y], box.lo[X]}, {box.hi[Z], box.hi[Y], box.hi[X]});
+}
+
+// Kokkos' reducer for one operation.
+template <class Op>
+auto kokkos_reducer(double& result) {
+  if constexpr (std::is_same_v<Op, Sum>) return Kokkos::Sum<double>(result);
+  else if constexpr (std::is_same_v<Op, Max>) return Kokkos::Max<double>(result);
+  else return Kokkos::Min<double>(result);
+}
+
+}  // namespace Impl
+
+//! Operation `Op` over `value(i, j, k)` (a double) on every cell of `box`,
+//! computed on `exec`; blocks until done. Op's identity for an empty box.
+template <class Op, class ExecSpace, class Value>
+double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+  double result = Op::identity();
+  if (box.empty()) return result;
+  const auto reducer = Impl::kokkos_reducer<Op>(result);
+  if constexpr (Impl::runs_on_host<ExecSpace>) {
+    Impl::reduce_rows(
+        exec, box,
+        [=](int ilo, int ihi, int j, int k, double& acc) {
+          acc = Op::combine(acc, Impl::reduce_row(Op(), ilo, ihi, j, k, value));
+        },
+        reducer);
+  } else {
+    Kokkos::parallel_reduce(
+        "strata::reduce_over_cells", Impl::cell_policy(exec, box),
+        KOKKOS_LAMBDA(int k, int j, int i, double& acc) { acc = Op::combine(acc, value(i, j, k)); }, reducer);
+  }
+  return result;
+}
+
+//! Operations `First, Second, Rest...` in one pass over `box`, on the
+//! components of `value(i, j, k)` (a `Kokkos::Array<double, N>`, one
+//! component per operation, in order).
+template <class First, class Second, class... Rest, class ExecSpace, class Value>
+std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec, const Box& box,
+                                                          const Value& value) {
+  using Reducer = Impl::MultiReducer<First, Second, Rest...>;
+  using Values = typename Reducer::Values;
+  constexpr int count = Reducer::count;
+  Values result;
+  Reducer{&result}.init(result);
+  if (!box.empty()) {
+    if constexpr (Impl::runs_on_host<ExecSpace>) {
+      Impl::reduce_rows(
+          exec, box,
+          [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },
+          Reducer{&result});
+    } else {
+      Kokkos::parallel_reduce(
+          "strata::reduce_over_cells", Impl::cell_policy(exec, box),
+          KOKKOS_LAMBDA(int k, int j, int i, Values& acc) { Reducer::accumulate(acc, value(i, j, k)); },
+          Reducer{&result});
+    }
+  }
+  std::array<double, count> out;
+  for (int n = 0; n < count; ++n) out[n] = result.v[n];
+  return out;
+}
+
+//! Sum of `value(i, j, k)` over `box` on `exec` (blocks until done).
+template <class ExecSpace, class Value>
+double sum_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+  return reduce_over_cells<Sum>(exec, box, value);
+}
+
+//! Maximum of `value(i, j, k)` over `box` (lowest double for an empty box).
+template <class ExecSpace, class Value>
+double max_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+  return reduce_over_cells<Max>(exec, box, value);
+}
+
+//! Minimum of `value(i, j, k)` over `box` (largest double for an empty box).
+template <class ExecSpace, class Value>
+double min_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+  return reduce_over_cells<Min>(exec, box, value);
+}
+
+}  // namespace strata

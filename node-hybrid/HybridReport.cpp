@@ -1,0 +1,65 @@
+#include "node-hybrid/HybridReport.hpp"
+
+#include "framework/ReduceOverCells.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <tuple>
+
+namespace strata {
+
+void report_halo_hiding(std::ostream& out, std::array<double, 2> seconds, const Decomposition& decomposition) {
+  allreduce_over_ranks<Max, Max>(seconds, decomposition.comm());
+  if (decomposition.rank() != 0 || seconds[0] <= 0.0) return;
+  char line[200];
+  std::snprintf(line, sizeof line,
+                "halo: messages in flight %.4f s, exposed wait %.4f s (max over ranks): "
+                "%.1f%% hidden behind compute\n",
+                seconds[0], seconds[1], 100.0 * (1.0 - std::min(1.0, seconds[1] / seconds[0])));
+  out << line;
+}
+
+void report_balance(std::ostream& out, const ShareMeasurement& measurement, const SlabSplitFigures& split,
+                    const Decomposition& decomposition) {
+  const double share = split.planes ? double(split.host_planes) / split.planes : 0.0;
+  std::array<double, 2> share_range{share, share};
+  allreduce_over_ranks<Min, Max>(share_range, decomposition.comm());
+  if (decomposition.rank() != 0) return;
+  const ShareController& controller = measurement.controller();
+  const SlabTimes& times = measurement.times();
+  const double ns_host = times.host_cells ? 1e9 * times.host_seconds / times.host_cells : 0.0;
+  const double ns_device = times.device_cells ? 1e9 * times.device_seconds / times.device_cells : 0.0;
+  const double cells = double(decomposition.local().num_cells());
+  double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
+  if (const auto model = controller.single_processor_seconds()) std::tie(host_only, device_only) = *model;
+  char line[320];
+  std::snprintf(line, sizeof line, "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n",
+                share, split.host_planes, split.planes, controller.origin().c_str(), share_range[0], share_range[1]);
+  out << line;
+  if (times.host_cells + times.device_cells == 0) return;  // no interval was timed
+  std::snprintf(line, sizeof line, "hybrid: compute per cell and step: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",
+                ns_host, ns_device, split.host_space, split.device_space);
+  out << line;
+  const double step = measurement.seconds_per_step();
+  if (host_only > 0.0 && device_only > 0.0) {
+    // Two processors finish together at best; slabs sharing one processor
+    // (CPU-only builds) can only add up to that processor's speed.
+    const double ideal = controller.slabs_share_processor()
+                             ? (times.host_seconds + times.device_seconds) / (times.host_cells + times.device_cells) * cells
+                             : 1.0 / (1.0 / host_only + 1.0 / device_only);
+    std::snprintf(line, sizeof line,
+                  "hybrid: step %.4f ms vs ideal combined %.4f ms (host alone %.4f, device alone %.4f): %.0f%% of ideal\n",
+                  1e3 * step, 1e3 * ideal, 1e3 * host_only, 1e3 * device_only, 100.0 * ideal / step);
+    out << line;
+  }
+  if (measurement.serialised().steps && measurement.concurrent().steps && split.both_slabs) {
+    const double together = measurement.concurrent().per_step(), apart = measurement.serialised().per_step();
+    std::snprintf(line, sizeof line,
+                  "hybrid: overlap at this split: step %.4f ms with the slabs concurrent, %.4f ms "
+                  "one after the other (%.2fx)\n",
+                  1e3 * together, 1e3 * apart, apart / together);
+    out << line;
+  }
+}
+
+}  // namespace strata

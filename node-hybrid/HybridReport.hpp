@@ -1,0 +1,31 @@
+#pragma once
+//! \file HybridReport.hpp
+//! What a node-hybrid rank reports at the end of a run (collective; rank 0
+//! prints): how much of the halo communication compute hid, and the split
+//! between the slabs against the ideal combined time of both processors.
+
+#include "decomposition/Decomposition.hpp"
+#include "node-hybrid/ShareMeasurement.hpp"
+
+#include <array>
+#include <ostream>
+
+namespace strata {
+
+//! `seconds`: this rank's messages in flight and its exposed wait (max over ranks is printed).
+void report_halo_hiding(std::ostream& out, std::array<double, 2> seconds, const Decomposition& decomposition);
+
+//! The cut of rank 0's box and the spaces of its slabs.
+struct SlabSplitFigures {
+  int host_planes = 0, planes = 0;
+  bool both_slabs = false;  //!< neither slab is empty
+  const char* host_space = "";
+  const char* device_space = "";
+};
+
+//! The split, how it was chosen, each slab's compute time per cell and the
+//! step time against the ideal combined time 1 / (1 / t_host + 1 / t_device).
+void report_balance(std::ostream& out, const ShareMeasurement& measurement, const SlabSplitFigures& split,
+                    const Decomposition& decomposition);
+
+}  // namespace strata

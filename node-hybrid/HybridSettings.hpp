@@ -1,0 +1,53 @@
+#pragma once
+//! \file HybridSettings.hpp
+//! What an app tells a HybridDomain: its fields and where their values sit,
+//! which of them a sweep reads, its halo groups, the stencil's reach and
+//! halo depth, the wall conditions and where the cut between the slabs lies.
+
+#include "framework/Stagger.hpp"
+#include "halo/WallGhosts.hpp"
+#include "node-hybrid/ShareController.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+//! A field on both slabs: its name, where its values sit, and its wall
+//! conditions (the domain's `wall` on every axis unless given).
+struct FieldSpec {
+  FieldSpec(const char* field_name) : name(field_name) {}
+  FieldSpec(std::string field_name, const Stagger& where = cell_centred(),
+            std::optional<WallConditions> conditions = std::nullopt)
+      : name(std::move(field_name)), stagger(where), walls(conditions) {}
+  std::string name;
+  Stagger stagger = cell_centred();
+  std::optional<WallConditions> walls;
+};
+
+//! Fields whose ghosts are refreshed together, `depth` layers deep.
+struct HaloGroup {
+  std::vector<int> fields;
+  int depth = 1;
+};
+
+struct HybridSettings {
+  std::vector<FieldSpec> fields;    //!< the fields on both slabs
+  std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
+  std::vector<HaloGroup> groups;    //!< halo groups for exchange()
+  int reach = 1;                    //!< stencil radius r
+  int halo_depth = 1;               //!< w: ghost layers w*r, exchanged every w sweeps
+  int min_ghosts = 0;               //!< ghost layers to allocate at least (kernels reaching further)
+  bool overlap = true;              //!< compute interiors while messages are in flight
+  bool device_messages = false;     //!< GPU-aware MPI (device slab only)
+  WallCondition wall;               //!< on every physical wall
+  int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
+  ShareSettings share;              //!< where the cut lies, fixed or tuned
+  //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
+  std::function<void(int, double)> on_tuned;
+};
+
+}  // namespace strata

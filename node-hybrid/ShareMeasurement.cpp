@@ -1,0 +1,58 @@
+#include "node-hybrid/ShareMeasurement.hpp"
+
+#include "framework/Timers.hpp"
+
+#include <utility>
+
+namespace strata {
+
+ShareMeasurement::ShareMeasurement(const ShareController& controller, int cycle,
+                                   std::function<void(int, double)> on_tuned)
+    : controller_(controller), cycle_(cycle), on_tuned_(std::move(on_tuned)) {}
+
+std::optional<int> ShareMeasurement::interval_starting() {
+  if (warmup_left_ > 0 || measured_left_ > 0) return std::nullopt;
+  const ShareController::Plan plan = controller_.plan();
+  serialize_ = plan.serialize;
+  warmup_left_ = cycle_;
+  measured_left_ = interval_steps_ = plan.sweeps;
+  return plan.host_planes;
+}
+
+void ShareMeasurement::begin_step() { step_started_ = Timers::now(); }
+
+void ShareMeasurement::end_step(double device_cells, double host_cells) {
+  if (timing_slabs()) {
+    times_.device_cells += device_cells;
+    times_.host_cells += host_cells;
+  }
+  const double seconds = Timers::now() - step_started_;
+  total_.add(seconds, 1);
+  if (warmup_left_ > 0) {
+    if (--warmup_left_ == 0) {
+      interval_start_ = times_;
+      interval_wall_ = 0.0;
+    }
+  } else {
+    interval_wall_ += seconds;
+    if (--measured_left_ == 0) end_interval();
+  }
+}
+
+void ShareMeasurement::end_interval() {
+  const double n = interval_steps_;
+  (serialize_ ? serialised_ : concurrent_).add(interval_wall_, interval_steps_);
+  const double device = (times_.device_seconds - interval_start_.device_seconds) / n;
+  // On two processors the host thread also launches the device's work,
+  // stages the interface and fills walls while the device computes: all of
+  // a serialised step but the device's compute is the host's side of the
+  // balance. Slabs on one processor are balanced on compute alone.
+  const double host = controller_.slabs_share_processor()
+                          ? (times_.host_seconds - interval_start_.host_seconds) / n
+                          : interval_wall_ / n - device;
+  controller_.measured(host, device, interval_wall_ / n);
+  if (controller_.newly_tuned_planes() && on_tuned_)
+    on_tuned_(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
+}
+
+}  // namespace strata

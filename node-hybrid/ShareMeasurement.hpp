@@ -1,0 +1,71 @@
+#pragma once
+//! \file ShareMeasurement.hpp
+//! Times a hybrid rank's steps for its ShareController, in intervals of
+//! whole exchange cycles (so the cut moves only where a cycle starts): a
+//! warm-up cycle (fresh allocations after a move, cold caches), then the
+//! steps the controller planned, with the slabs serialised (each slab's
+//! compute timed alone) or concurrent (wall time only).
+
+#include "node-hybrid/ShareController.hpp"
+
+#include <functional>
+#include <optional>
+
+namespace strata {
+
+//! Compute seconds of each slab and the cells it owned, accumulated over
+//! measured steps (so seconds / cells is the compute time per cell and step).
+struct SlabTimes {
+  double device_seconds = 0.0, host_seconds = 0.0;
+  double device_cells = 0.0, host_cells = 0.0;
+};
+
+//! Wall seconds of measured steps.
+struct StepWall {
+  double seconds = 0.0;
+  int steps = 0;
+  void add(double s, int n) { seconds += s, steps += n; }
+  double per_step() const { return steps ? seconds / steps : 0.0; }
+};
+
+class ShareMeasurement {
+ public:
+  //! `on_tuned(host planes, seconds per step)` is called when tuning ends.
+  ShareMeasurement(const ShareController& controller, int cycle, std::function<void(int, double)> on_tuned);
+
+  //! Before a step: the host planes of the interval that starts with it,
+  //! if one does (the domain moves its cut there, then calls begin_step).
+  std::optional<int> interval_starting();
+  void begin_step();
+  //! The cut moved: wall times at the old split no longer apply.
+  void cut_moved() { serialised_ = concurrent_ = {}; }
+  //! True while each slab's compute is timed alone (the device is fenced
+  //! after its kernels).
+  bool timing_slabs() const { return serialize_ && warmup_left_ == 0; }
+  void add_device_seconds(double s) { times_.device_seconds += s; }
+  void add_host_seconds(double s) { times_.host_seconds += s; }
+  //! As a step ends, with the cells each slab owned.
+  void end_step(double device_cells, double host_cells);
+
+  const ShareController& controller() const { return controller_; }
+  const SlabTimes& times() const { return times_; }
+  //! Measured steps at the current split, slabs serialised and concurrent.
+  const StepWall& serialised() const { return serialised_; }
+  const StepWall& concurrent() const { return concurrent_; }
+  //! Mean wall seconds per step so far.
+  double seconds_per_step() const { return total_.per_step(); }
+
+ private:
+  void end_interval();
+
+  ShareController controller_;
+  int cycle_;
+  std::function<void(int, double)> on_tuned_;
+  SlabTimes times_, interval_start_;
+  StepWall serialised_, concurrent_, total_;
+  bool serialize_ = false;
+  int warmup_left_ = 0, measured_left_ = 0, interval_steps_ = 0;
+  double step_started_ = 0.0, interval_wall_ = 0.0;
+};
+
+}  // namespace strata
