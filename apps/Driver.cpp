@@ -140,7 +140,8 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     if (!cli->restart.empty()) {
       const io::Clock clock = io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local());
       settings.first_step = clock.step;
-      settings.dt = clock.dt;
+      settings.first_time = clock.time;
+      if (!sim->chooses_dt()) settings.dt = clock.dt;
     }
     if (config.output.write_every > 0)
       output = std::make_unique<io::FieldOutput>(comm, config.grid, decomposition->local(),

@@ -4,14 +4,18 @@
 //! kernels; the framework owns the loop, the clock, the progress output and
 //! the report.
 
+#include "framework/Box.hpp"
+#include "framework/Stagger.hpp"
 #include "framework/Timers.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <ostream>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace strata {
@@ -19,6 +23,12 @@ namespace strata {
 //! A rank's owned cells of one field on the host, indexed (k, j, i) from the
 //! corner of the rank's box: what output and checkpoints read and write.
 using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
+
+//! One named scalar of an app's state that no field holds (a flag, a
+//! counter, the last time step): an integer or a double, saved exactly.
+using StateValue = std::variant<std::int64_t, double>;
+//! An app's scalar state by name (Simulation::state()).
+using AppState = std::map<std::string, StateValue>;
 
 class Simulation {
  public:
@@ -56,6 +66,29 @@ class Simulation {
   virtual HostBlock gather(const std::string& name) const = 0;
   //! Replaces this rank's owned cells of a field (restart).
   virtual void scatter(const std::string& name, const HostBlock& values) = 0;
+
+  //! Everything a restart needs, so that it continues bit for bit: the
+  //! checkpoint holds these fields and scalars, and nothing else of the app.
+  //! The fields a checkpoint holds: field_names() and any state that is not
+  //! output (velocities on nodes, say).
+  virtual std::vector<std::string> checkpoint_fields() const { return field_names(); }
+  //! Where a checkpoint field's values sit (framework/Stagger.hpp).
+  virtual Stagger stagger(const std::string& /*name*/) const { return cell_centred(); }
+  //! This rank's values of a checkpoint field on `box` (global indices): its
+  //! owned cells, widened along staggered axes by the last node or face
+  //! where the rank holds the domain's upper wall. May launch copy kernels.
+  virtual HostBlock save_field(const std::string& name, const Box& /*box*/) { return gather(name); }
+  //! Sets a checkpoint field on `box`: the owned cells widened along
+  //! staggered axes by the shared node or face at the upper side.
+  virtual void load_field(const std::string& name, const Box& /*box*/, const HostBlock& values) {
+    scatter(name, values);
+  }
+  //! The scalars of the app's state by name; none by default. A checkpoint
+  //! that lacks one of these names is refused.
+  virtual AppState state() const { return {}; }
+  //! Restores what state() returned, every name present with its type.
+  virtual void restore_state(const AppState& /*state*/) {}
+
   //! Fraction of this rank's planes on the host slab (saved with checkpoints).
   virtual double host_share() const = 0;
   //! This rank's halo messages: seconds in flight, and seconds of it spent

@@ -52,7 +52,6 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   const bool adaptive = sim.chooses_dt();
   const double end_time = settings.end_time.value_or(std::numeric_limits<double>::infinity());
   if (adaptive) {
-    STRATA_REQUIRE(settings.first_step == 0, "restarts need a fixed time step");
     result.steps = settings.steps.value_or(std::numeric_limits<int>::max());
   } else {
     plan_steps(settings, sim.stable_dt(), result.steps, result.dt);
@@ -70,12 +69,13 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   }
   STRATA_REQUIRE(settings.first_step <= result.steps,
                  "restart at step " << settings.first_step << " is past the last step " << result.steps);
-  if (adaptive && settings.report_every > 0) {
+  if (adaptive && settings.report_every > 0 && settings.first_step == 0) {
     const std::string initial = sim.diagnostics(0.0);
     if (rank == 0 && !initial.empty()) out << "  " << initial << "\n";
   }
-  // With a fixed dt, time is always step * dt, so a restarted run reproduces the clock exactly.
-  result.time = settings.first_step * result.dt;
+  // With a fixed dt, time is always step * dt, so a restarted run reproduces the clock exactly;
+  // an app that picks dt continues from the time it reached.
+  result.time = adaptive ? settings.first_time : settings.first_step * result.dt;
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   const double start = Timers::now();
   int step = settings.first_step;

@@ -21,6 +21,7 @@ struct TimeLoopSettings {
   double cfl = 0.8;
   int report_every = 100;          //!< progress line cadence in steps, 0 for none
   int first_step = 0;              //!< steps already done (restart); needs `dt` set
+  double first_time = 0.0;         //!< time reached at first_step (restart of an app that picks dt)
   //! Called after every step with (step, time, dt): output, checkpoints.
   std::function<void(int, double, double)> after_step;
 };

@@ -1,11 +1,14 @@
 #pragma once
 //! \file Checkpoint.hpp
-//! Checkpoints: every field of the simulation in global shape (so a restart
-//! may use another rank count or CPU share), the clock (step, time, dt), each
-//! rank's host share (balancer state), the app, grid and deck it ran with.
+//! Checkpoints: every field of the app's state in global shape (so a restart
+//! may use another rank count or CPU share; staggered fields with their last
+//! node or face), the app's scalar state (Simulation::state(), attributes
+//! "state.NAME"), the clock (step, time, dt), each rank's host share
+//! (balancer state), the app, grid and deck it ran with.
 //! Written under a temporary name and renamed when complete; a checkpoint
-//! that is corrupt or written for another app or grid is refused with a
-//! message saying what differs.
+//! that is corrupt, written for another app or grid, or lacks a field or
+//! state value the app needs is refused with a message naming the file and
+//! what differs.
 
 #include "framework/Box.hpp"
 #include "framework/Simulation.hpp"
@@ -23,13 +26,14 @@ struct Clock {
   double dt = 0.0;
 };
 
-//! Collective.
-void write_checkpoint(MPI_Comm comm, const std::string& path, const Simulation& sim,
+//! Collective. `sim` may launch copy kernels to save staggered fields.
+void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                       const Clock& clock, const RunConfig& config, const std::string& deck_text,
                       const Box& local);
 
 //! Collective: checks `path` against `config`, loads this rank's cells of
-//! every field into `sim` and returns the clock to continue from.
+//! every checkpoint field and its scalar state into `sim` and returns the
+//! clock to continue from.
 Clock read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                       const RunConfig& config, const Box& local);
 

@@ -1,5 +1,6 @@
 #include "apps/cardiac/Cardiac.hpp"
 #include "node-hybrid/SlabSplit.hpp"
+#include "tests/CheckpointFiles.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 
@@ -165,6 +166,40 @@ TEST(CardiacConvergence, ConductionVelocityConvergesUnderRefinement) {
   EXPECT_GT(velocity[2], 0.0);
   const double coarse = std::abs(velocity[1] - velocity[0]), fine = std::abs(velocity[2] - velocity[1]);
   EXPECT_LT(fine, 0.6 * coarse) << velocity[0] << " " << velocity[1] << " " << velocity[2];
+}
+
+// Restarted after its S2 stimulus (checkpoint at step 10, S2 at step 6), the
+// run continues bit for bit: the stimulus is not fired again. Restarted with
+// another CPU share, and by rank 0 alone.
+TEST(CardiacRestart, AfterTheS2StimulusContinuesBitIdentically) {
+  const std::string dir = test::scratch_dir("cardiac", "restart");
+  const auto run = [&](MPI_Comm comm, const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args{std::string(STRATA_TEST_DATA_DIR) + "/../inputs/cardiac.yaml",
+                                  "--set", "grid.cells=[16,16,4]", "--set", "time.end_time=~", "--set", "time.cfl=~",
+                                  "--set", "time.steps=20", "--set", "time.dt=0.05", "--set", "cardiac.s2_time=0.24",
+                                  "--set", "output.report_every=0", "--set", "output.write_every=20",
+                                  "--set", "output.dir=" + dir + "/" + name, "--set", "report.json=",
+                                  "--set", "checkpoint.dir=" + dir + "/" + name};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test::DriverRun r = test::run_driver(comm, args);
+    EXPECT_EQ(r.code, 0) << r.err;
+  };
+  run(MPI_COMM_WORLD, "whole", {"--set", "checkpoint.every=10"});
+  const std::string checkpoint = dir + "/whole/cardiac_000010.chk.h5";
+  const std::array<int, 3> cells{16, 16, 4};
+  const auto expect_whole = [&](MPI_Comm comm, const std::string& name) {
+    for (const char* field : {"e", "r"})
+      test::expect_identical(test::read_all(comm, dir + "/" + name + "/cardiac_000020.h5", field, cells),
+                             test::read_all(comm, dir + "/whole/cardiac_000020.h5", field, cells),
+                             name + " " + field);
+  };
+  run(MPI_COMM_WORLD, "restarted", {"--restart", checkpoint, "--set", "hybrid.cpu_share=0.5"});
+  expect_whole(MPI_COMM_WORLD, "restarted");
+  if (test::world_size() > 1 && test::world_rank() == 0) {
+    run(MPI_COMM_SELF, "alone", {"--restart", checkpoint});
+    expect_whole(MPI_COMM_SELF, "alone");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 }  // namespace

@@ -1,3 +1,4 @@
+#include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "io/Checkpoint.hpp"
@@ -21,35 +22,15 @@ namespace fs = std::filesystem;
 using test::world_rank;
 using test::world_size;
 
-// A fresh directory shared by all ranks of the test.
-std::string scratch_dir(const std::string& name) {
-  const std::string dir = fs::temp_directory_path().string() + "/strata-io-" + name + "-np" +
-                          std::to_string(world_size());
-  if (world_rank() == 0) {
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  return dir;
-}
+std::string scratch_dir(const std::string& name) { return test::scratch_dir("io", name); }
 
 void expect_success(MPI_Comm comm, const std::vector<std::string>& args) {
   const test::DriverRun run = test::run_driver(comm, args);
   EXPECT_EQ(run.code, 0) << run.err;
 }
 
-// The whole field `name` of an HDF5 file, read on every rank.
-HostBlock read_all(MPI_Comm comm, const std::string& path, const std::string& name,
-                   const std::array<int, 3>& cells) {
-  const io::Hdf5Reader file(comm, path);
-  const Box global = box_of_size(cells[X], cells[Y], cells[Z]);
-  return file.read_field(name, global, global);
-}
-
-void expect_identical(const HostBlock& a, const HostBlock& b) {
-  ASSERT_EQ(a.size(), b.size());
-  for (std::size_t n = 0; n < a.size(); ++n) ASSERT_EQ(a.data()[n], b.data()[n]) << "element " << n;
-}
+using test::expect_identical;
+using test::read_all;
 
 // Output written by any rank count and split holds exactly the in-memory
 // field; h5dump reads the file; the XDMF is well-formed and names the datasets.

@@ -62,6 +62,12 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     domain_.swap_fields(E, E_NEXT);
   }
 
+  //! Whether the S2 stimulus is still to come: restarted after s2_time, it must not fire again.
+  AppState state() const override { return {{"s2_pending", std::int64_t(s2_pending_)}}; }
+  void restore_state(const AppState& state) override {
+    s2_pending_ = std::get<std::int64_t>(state.at("s2_pending")) != 0;
+  }
+
   Excitation excitation() const {
     const ExcitationTerms terms{{}, grid_.lo[X], spacing_[X]};
     const auto [min, max, sum, front] = domain_.template reduce<Min, Max, Sum, Max>([=](const auto& f) {

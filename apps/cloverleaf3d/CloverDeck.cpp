@@ -8,8 +8,6 @@ CloverParams read_clover_deck(io::Deck& deck, const io::RunConfig& config) {
   for (const char* key : {"dt", "cfl"})
     if (time.has(key))
       time.fail(key, "cloverleaf3d picks its own time step: set cloverleaf3d.initial_timestep and max_timestep");
-  if (config.checkpoint.every > 0)
-    root.section("checkpoint").fail("every", "cloverleaf3d does not write checkpoints yet (0 to disable)");
   for (int a = 0; a < 3; ++a)
     if (config.grid.periodic[a])
       root.section("grid").fail("periodic", "cloverleaf3d has reflective walls on every side");

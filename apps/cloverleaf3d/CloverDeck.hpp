@@ -11,7 +11,7 @@
 namespace strata::cloverleaf {
 
 //! The cloverleaf3d section of `deck`; fails on framework settings the app
-//! cannot honour (a fixed dt, checkpoints, periodic axes).
+//! cannot honour (a fixed dt, periodic axes).
 CloverParams read_clover_deck(io::Deck& deck, const io::RunConfig& config);
 
 }  // namespace strata::cloverleaf

@@ -92,7 +92,8 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
                const io::HaloConfig& halo, const HybridSettings& hybrid)
       : Base(decomposition, settings(halo, hybrid),
-             {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}}),
+             {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}},
+             {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}}),
         params_(params),
         mesh_(grid.lo, grid.hi, grid.cells),
         dt_old_(params.initial_timestep) {
@@ -212,7 +213,18 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     }
   }
 
-  bool restartable() const override { return false; }
+  //! A step starts from density0, energy0 and the node velocities (the
+  //! checkpoint fields; pressure, soundspeed and viscosity are recomputed
+  //! from them in next_dt, every other field within the step), the last dt,
+  //! the sweep order and the step count the summaries print.
+  AppState state() const override {
+    return {{"dt_old", dt_old_}, {"advect_x_first", std::int64_t(advect_x_first_)}, {"steps", std::int64_t(steps_)}};
+  }
+  void restore_state(const AppState& state) override {
+    dt_old_ = std::get<double>(state.at("dt_old"));
+    advect_x_first_ = std::get<std::int64_t>(state.at("advect_x_first")) != 0;
+    steps_ = int(std::get<std::int64_t>(state.at("steps")));
+  }
 
   //! Output reads the pressure of the current state, as the reference's
   //! visit() refreshes it first; the stored one is the step's predictor's.

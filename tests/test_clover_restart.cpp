@@ -1,0 +1,144 @@
+// CloverLeaf 3D restarted from a checkpoint continues the uninterrupted run
+// bit for bit on another rank count and CPU share: every field a step
+// starts from, the clock, the app's scalar state and every field summary
+// printed after the restart. A checkpoint that lacks a state value the app
+// needs is refused, naming the file and the value.
+
+#include "tests/CheckpointFiles.hpp"
+#include "tests/DriverRun.hpp"
+
+#include <gtest/gtest.h>
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+// 18x12x24 cells, a blast and a moving sphere: shocks reach the walls within
+// its 12 steps (tests/cloverleaf/blast_sphere.in).
+const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/cloverleaf/blast_sphere.in";
+constexpr std::array<int, 3> cells{18, 12, 24};
+constexpr int checkpoint_step = 6;
+
+// `strata` on the deck with a field summary every step; its checkpoints go to DIR/NAME.
+test::DriverRun run_clover(MPI_Comm comm, const std::string& dir, const std::string& name,
+                           std::vector<std::string> extra) {
+  std::vector<std::string> args{deck,
+                                "--set", "output.report_every=1",
+                                "--set", "report.json=",
+                                "--set", "checkpoint.every=" + std::to_string(checkpoint_step),
+                                "--set", "checkpoint.dir=" + dir + "/" + name};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const test::DriverRun run = test::run_driver(comm, args);
+  EXPECT_EQ(run.code, 0) << run.err;
+  return run;
+}
+
+// The field summaries printed (time, header and step line each, the final
+// one included) for steps after `after`.
+std::vector<std::string> summaries_after(const std::string& out, int after) {
+  std::istringstream in(out);
+  std::vector<std::string> found;
+  std::string time, header, row;
+  while (std::getline(in, time)) {
+    const std::size_t text = time.find_first_not_of(' ');
+    if (text == std::string::npos || time.compare(text, 5, "Time ") != 0) continue;
+    if (std::getline(in, header) && std::getline(in, row) && row.rfind(" step:", 0) == 0 &&
+        std::stoi(row.substr(6)) > after)
+      found.push_back(time + "\n" + header + "\n" + row);
+  }
+  return found;
+}
+
+// The last checkpoints of two runs hold the same fields, clock and app state, bit for bit.
+void expect_same_final_state(MPI_Comm comm, const std::string& a, const std::string& b) {
+  const std::array<int, 3> nodes{cells[X] + 1, cells[Y] + 1, cells[Z] + 1};
+  for (const char* field : {"density", "energy"})
+    test::expect_identical(test::read_all(comm, a, field, cells), test::read_all(comm, b, field, cells), field);
+  for (const char* field : {"xvel", "yvel", "zvel"})
+    test::expect_identical(test::read_all(comm, a, field, nodes), test::read_all(comm, b, field, nodes), field);
+  const io::Hdf5Reader fa(comm, a), fb(comm, b);
+  for (const char* value : {"time", "dt", "state.dt_old"})
+    EXPECT_EQ(fa.attribute_double(value), fb.attribute_double(value)) << value;
+  for (const char* value : {"step", "state.steps", "state.advect_x_first"})
+    EXPECT_EQ(fa.attribute_int(value), fb.attribute_int(value)) << value;
+}
+
+std::string final_checkpoint(const std::string& dir, const std::string& name) {
+  return dir + "/" + name + "/cloverleaf3d_000012.chk.h5";
+}
+
+TEST(CloverLeafRestart, ContinuesBitIdenticallyOnAnotherRankCountAndShare) {
+  const std::string dir = test::scratch_dir("clover", "restart");
+  const test::DriverRun whole = run_clover(MPI_COMM_WORLD, dir, "whole", {});
+  const std::string checkpoint = dir + "/whole/cloverleaf3d_000006.chk.h5";
+  const std::vector<std::string> expected = summaries_after(whole.out, checkpoint_step);
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(expected.size(), 12u - checkpoint_step + 1) << whole.out;
+  }
+
+  // All ranks, split along x only (another rank grid), half of each rank on the host slab.
+  const test::DriverRun restarted = run_clover(
+      MPI_COMM_WORLD, dir, "restarted",
+      {"--restart", checkpoint, "--set", "hybrid.cpu_share=0.5", "--set",
+       "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]"});
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(summaries_after(restarted.out, 0), expected) << restarted.out;
+  }
+  expect_same_final_state(MPI_COMM_WORLD, final_checkpoint(dir, "restarted"), final_checkpoint(dir, "whole"));
+
+  // Rank 0 alone continues what all ranks started, on its host slab only.
+  if (test::world_size() > 1 && test::world_rank() == 0) {
+    const test::DriverRun alone =
+        run_clover(MPI_COMM_SELF, dir, "alone", {"--restart", checkpoint, "--set", "hybrid.cpu_share=1.0"});
+    EXPECT_EQ(summaries_after(alone.out, 0), expected) << alone.out;
+    expect_same_final_state(MPI_COMM_SELF, final_checkpoint(dir, "alone"), final_checkpoint(dir, "whole"));
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// Rank 0 edits a copy of `from` with the serial HDF5 API.
+template <class Edit>
+std::string edited_copy(const std::string& from, const std::string& to, Edit&& edit) {
+  if (test::world_rank() == 0) {
+    std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing);
+    const hid_t file = H5Fopen(to.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    EXPECT_GE(file, 0);
+    edit(file);
+    H5Fclose(file);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return to;
+}
+
+TEST(CloverLeafRestart, CheckpointWithoutANeededStateValueIsRefused) {
+  const std::string dir = test::scratch_dir("clover", "refuse");
+  run_clover(MPI_COMM_WORLD, dir, "whole", {"--set", "time.steps=6"});
+  const std::string checkpoint = dir + "/whole/cloverleaf3d_000006.chk.h5";
+  const auto expect_refused = [&](const std::string& path, const std::string& why) {
+    const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, {deck, "--restart", path, "--set", "report.json="});
+    EXPECT_EQ(run.code, 1);
+    EXPECT_EQ(run.err, test::on_rank0(path + ": cannot restart from this checkpoint: " + why + "\n"));
+  };
+  expect_refused(edited_copy(checkpoint, dir + "/no_sweep_order.chk.h5",
+                             [](hid_t file) { EXPECT_GE(H5Adelete(file, "state.advect_x_first"), 0); }),
+                 "it has no app state 'advect_x_first', which cloverleaf3d needs");
+  // A checkpoint of the first format: no velocities on the upper walls, no app state.
+  expect_refused(edited_copy(checkpoint, dir + "/format1.chk.h5",
+                             [](hid_t file) {
+                               const std::int64_t one = 1;
+                               const hid_t version = H5Aopen(file, "format_version", H5P_DEFAULT);
+                               EXPECT_GE(H5Awrite(version, H5T_NATIVE_INT64, &one), 0);
+                               H5Aclose(version);
+                               EXPECT_GE(H5Adelete(file, "state.dt_old"), 0);
+                             }),
+                 "it has no app state 'dt_old', which cloverleaf3d needs (written by an older Strata)");
+}
+
+}  // namespace
+}  // namespace strata
