@@ -158,6 +158,17 @@ struct MultiReducer {
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
 };
 
+// Devices: one cell's components folded into a thread's partial results
+// (a functor: nvcc cannot name a device lambda inside a function template
+// whose return type depends on a pack).
+template <class Reducer, class Value>
+struct CellAccumulator {
+  Value value;
+  KOKKOS_INLINE_FUNCTION void operator()(int k, int j, int i, typename Reducer::value_type& acc) const {
+    Reducer::accumulate(acc, value(i, j, k));
+  }
+};
+
 // Host spaces: thread `run` of `runs` takes one contiguous run of the box's
 // rows (k, j) and calls `row(ilo, ihi, j, k, acc)` on each.
 template <class ExecSpace, class Row, class Reducer>
@@ -240,10 +251,8 @@ std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec,
           [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },
           Reducer{&result});
     } else {
-      Kokkos::parallel_reduce(
-          "strata::reduce_over_cells", Impl::cell_policy(exec, box),
-          KOKKOS_LAMBDA(int k, int j, int i, Values& acc) { Reducer::accumulate(acc, value(i, j, k)); },
-          Reducer{&result});
+      Kokkos::parallel_reduce("strata::reduce_over_cells", Impl::cell_policy(exec, box),
+                              Impl::CellAccumulator<Reducer, Value>{value}, Reducer{&result});
     }
   }
   std::array<double, count> out;
