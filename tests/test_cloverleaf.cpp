@@ -2,6 +2,7 @@
 #include "io/ParallelHdf5.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
+#include "tests/CloverSummaries.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
@@ -25,6 +26,10 @@ class CloverLeaf : public ::testing::Test {};
 TYPED_TEST_SUITE(CloverLeaf, test::ExecSpaces);
 
 using cloverleaf::FieldId;
+using test::expect_same_totals;
+using test::last_digit;
+using test::summary_rows;
+using test::SummaryRow;
 
 // A blast (cuboid) and a moving dense sphere in a box: every geometry path,
 // nonzero initial velocities, shocks reaching the walls within the steps run.
@@ -127,46 +132,9 @@ TYPED_TEST(CloverLeaf, MovingPlanesKeepsTheFieldsBitIdentical) {
     EXPECT_EQ(test::mismatches_over_ranks(r.fields[f], reference.fields[f], decomposition.local()), 0) << "field " << f;
 }
 
-// A summary line as both codes print it: " step: N" and seven totals (volume,
-// mass, density, pressure, internal, kinetic and total energy) to 8 digits.
-struct SummaryRow {
-  int step;
-  std::vector<double> totals;
-};
-
-// The summary lines of `text`, in order.
-std::vector<SummaryRow> summary_rows(const std::string& text) {
-  std::vector<SummaryRow> rows;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(" step:", 0) != 0) continue;
-    std::istringstream fields(line.substr(6));
-    SummaryRow row{0, std::vector<double>(7)};
-    fields >> row.step;
-    for (double& v : row.totals) fields >> v;
-    rows.push_back(row);
-  }
-  return rows;
-}
-
-// One unit of the 8th significant digit of `printed`: as close as two
-// printouts of sums taken in a different order can be.
-double last_digit(double printed) { return std::pow(10.0, std::floor(std::log10(std::abs(printed))) - 7); }
-
-// Every total of `got` equals `want`'s to its last printed digit.
-void expect_same_totals(const SummaryRow& got, const SummaryRow& want, const std::string& what) {
-  for (std::size_t n = 0; n < want.totals.size(); ++n)
-    EXPECT_NEAR(got.totals[n], want.totals[n], last_digit(want.totals[n])) << what << " column " << n + 1;
-}
-
 // The summaries the reference code printed for the blast and sphere deck at
 // steps 0, 4, 8 and 12 (the file says how they were made).
-std::vector<SummaryRow> reference_blast_sphere() {
-  std::ifstream file(data_dir + "/cloverleaf/blast_sphere.summary");
-  std::ostringstream text;
-  text << file.rdbuf();
-  return summary_rows(text.str());
-}
+std::vector<SummaryRow> reference_blast_sphere() { return test::summary_file(data_dir + "/cloverleaf/blast_sphere.summary"); }
 
 // test_grid() and test_params() are tests/cloverleaf/blast_sphere.in: the
 // summaries before and after 12 steps, on every space and rank count, are
@@ -190,16 +158,7 @@ TEST(CloverLeafReference, BlastAndSphereDeckPrintsTheReferenceSummaries) {
         MPI_COMM_WORLD, {data_dir + "/cloverleaf/blast_sphere.in", "--set", "hybrid.cpu_share=" + share});
     ASSERT_EQ(run.code, 0) << run.err;
     if (test::world_rank() != 0) continue;
-    const std::vector<SummaryRow> rows = summary_rows(run.out);
-    for (const SummaryRow& want : reference) {
-      int printed = 0;
-      for (const SummaryRow& row : rows)
-        if (row.step == want.step) {
-          ++printed;
-          expect_same_totals(row, want, "share " + share + " step " + std::to_string(want.step));
-        }
-      EXPECT_GE(printed, 1) << "share " << share << ": no summary at step " << want.step << "\n" << run.out;
-    }
+    test::expect_reference_summaries(run.out, reference, "share " + share);
   }
 }
 

@@ -304,13 +304,52 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     domain_.exchange(CELL_ADVECTION_HALO, timers);
     advect_cells(first, 1, timers);
     domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
+    lagged_wall_flux(first, true);
     advect_momentum(first, 1, timers);
     advect_cells(Y, 2, timers);
     domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
+    lagged_wall_flux(Y, true);
     advect_momentum(Y, 2, timers);
     advect_cells(last, 3, timers);
     domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
+    lagged_wall_flux(last, true);
     advect_momentum(last, 3, timers);
+  }
+
+  // LaggedWallFlux along `axis` (x or y) on the slabs at its upper wall and
+  // a z wall: keeps the previous step's value before the cell sweep along
+  // `axis` (`put` false) and puts it in place after the momentum halo.
+  void lagged_wall_flux(int axis, bool put) {
+    if (axis == Z) return;
+    const Box global = decomposition_.global();
+    const int other = axis == X ? Y : X;
+    for (int side = 0; side < 2; ++side) {
+      const auto line = [=](const Box& c) {
+        Box b = c;
+        const bool at_walls = c.hi[axis] == global.hi[axis] && !c.empty() &&
+                              (side == 0 ? c.lo[Z] == global.lo[Z] : c.hi[Z] == global.hi[Z]);
+        if (!at_walls) {
+          b.hi = b.lo;
+          return b;
+        }
+        b.lo[axis] = global.hi[axis] + 2;
+        b.hi[axis] = b.lo[axis] + 1;
+        b.lo[other] = c.lo[other] - 1;
+        b.hi[other] = c.hi[other] + 1;
+        b.lo[Z] = side == 0 ? global.lo[Z] - 1 : global.hi[Z];
+        b.hi[Z] = b.lo[Z] + 1;
+        return b;
+      };
+      const int inside = side == 0 ? global.lo[Z] + 1 : global.hi[Z] - 2;
+      if (axis == X)
+        domain_.launch(line, [=](const auto& f) {
+          return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[MOM_FLUX].cells()};
+        });
+      else
+        domain_.launch(line, [=](const auto& f) {
+          return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[MOM_FLUX].cells()};
+        });
+    }
   }
 
   void advect_cells(int axis, int sweep, Timers& timers) {
@@ -326,6 +365,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
                              FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
                              f[PRE_VOL].cells()};
     });
+    lagged_wall_flux(axis, false);
     dispatch_axis(axis, [&](auto axis_tag) {
       constexpr int A = decltype(axis_tag)::value;
       domain_.launch(bounds_along(A, 0, 2, 0, 0), [=](const auto& f) {

@@ -31,7 +31,9 @@ State read_state(io::DeckSection s, bool background, const std::array<double, 3>
     }
   } else if (geometry == "sphere" || geometry == "point") {
     state.geometry = geometry == "sphere" ? Geometry::Sphere : Geometry::Point;
-    for (int a = 0; a < 3; ++a) state.min[a] = s.get<double>(axes[a][0]);
+    // The reference moves every state's xmin, ymin, zmin a hundredth of a
+    // cell up, the centre of a sphere and a point included.
+    for (int a = 0; a < 3; ++a) state.min[a] = s.get<double>(axes[a][0]) + cell_size[a] / 100.0;
     if (state.geometry == Geometry::Sphere) {
       state.radius = s.get<double>("radius");
       if (!(state.radius > 0.0)) s.fail("radius", "must be > 0");

@@ -64,8 +64,9 @@ struct Viscosity {
     const double ygrad = ::fabs(dy * pgrad / pgrady);
     const double zgrad = ::fabs(dz * pgrad / pgradz);
     const double grad = smaller(xgrad, smaller(ygrad, zgrad));
+    const double grad2 = grad * grad;
     const bool shock = !(limiter > 0.0 || div >= 0.0);
-    viscosity(i, j, k) = shock ? 2.0 * density0(i, j, k) * grad * grad * limiter * limiter : 0.0;
+    viscosity(i, j, k) = shock ? 2.0 * density0(i, j, k) * grad2 * limiter * limiter : 0.0;
   }
 };
 
