@@ -58,12 +58,6 @@ bool collectively(MPI_Comm comm, std::ostream& err, Body&& body) {
   return all_ranks_ok(comm, failure, err);
 }
 
-std::string checkpoint_path(const io::RunConfig& config, int step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "/%s_%06d.chk.h5", config.app.c_str(), step);
-  return config.checkpoint.directory + name;
-}
-
 // Whether argv starts a simulation (the driver reports a bad command line).
 bool runs_simulation(int argc, const char* const* argv) {
   if (CommandLine::asks_kokkos_help(argc, argv)) return false;
@@ -134,11 +128,18 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   settings.cfl = config.time.cfl;
   settings.report_every = config.output.report_every;
   std::unique_ptr<io::FieldOutput> output;
+  std::string restart_path;
   const bool restarted = collectively(comm, err, [&] {
     if (!cli->restart.empty() && !sim->restartable())
       throw InputError("--restart: " + config.app + " does not restart from checkpoints yet");
     if (!cli->restart.empty()) {
-      const io::Clock clock = io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local());
+      const io::Restart from =
+          cli->restart == "latest"
+              ? io::read_latest_checkpoint(comm, *sim, config, decomposition->local(), err)
+              : io::Restart{cli->restart,
+                            io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local())};
+      restart_path = from.path;
+      const io::Clock& clock = from.clock;
       settings.first_step = clock.step;
       settings.first_time = clock.time;
       if (!sim->chooses_dt()) settings.dt = clock.dt;
@@ -163,12 +164,12 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
                 ? " (chosen to minimise the halo surface)\n"
                 : " (from the deck)\n");
     if (!cli->restart.empty())
-      out << "restart: " << cli->restart << " at step " << settings.first_step << "\n";
+      out << "restart: " << restart_path << " at step " << settings.first_step << "\n";
   }
   settings.after_step = [&](int step, double time, double dt) {
     if (output && step % config.output.write_every == 0) output->write(*sim, step, time);
     if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
-      io::write_checkpoint(comm, checkpoint_path(config, step), *sim, io::Clock{step, time, dt},
+      io::write_checkpoint(comm, io::checkpoint_path(config, step), *sim, io::Clock{step, time, dt},
                            config, deck->dump(), decomposition->local());
   };
   const TimeLoopResult result = run_time_loop(*sim, settings, decomposition->comm(), out);

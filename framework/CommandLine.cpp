@@ -66,13 +66,17 @@ bool CommandLine::asks_kokkos_help(int argc, const char* const* argv) {
 }
 
 std::string CommandLine::usage() {
-  return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]\n"
+  return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest] [--print-deck]\n"
          "       strata --help | --version | --kokkos-help\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
          "  --set key.path=value  override one deck key, e.g. --set grid.cells=[128,128,128]\n"
          "                        (repeatable; the value is YAML)\n"
-         "  --restart FILE        continue from a checkpoint written by an earlier run\n"
+         "  --restart FILE        continue from a checkpoint written by an earlier run; its\n"
+         "                        checksums are verified first\n"
+         "  --restart latest      continue from the newest valid checkpoint of the app in\n"
+         "                        checkpoint.dir (corrupt or unfinished ones are skipped\n"
+         "                        with a warning; a file named latest: ./latest)\n"
          "  --print-deck          print the deck with every default filled in, and exit\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"

@@ -1,6 +1,6 @@
 #pragma once
 //! \file CommandLine.hpp
-//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE] [--print-deck]`
+//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest] [--print-deck]`
 //! `strata --help | --version | --kokkos-help`
 
 #include <string>
@@ -13,7 +13,7 @@ struct CommandLine {
   Action action = Action::Run;
   std::string deck_path;
   std::vector<std::string> overrides;  //!< `key.path=value`, in order
-  std::string restart;                 //!< checkpoint to continue from, or ""
+  std::string restart;                 //!< checkpoint to continue from, "latest", or ""
 
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);

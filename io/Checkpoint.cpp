@@ -3,20 +3,32 @@
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <optional>
+#include <ostream>
 #include <sstream>
 #include <type_traits>
 #include <variant>
+#include <vector>
 
 namespace strata::io {
 
 namespace {
 
 constexpr const char* format_name = "strata checkpoint";
+// 3 adds checksums (attributes "checksum.FIELD" and "checksum.metadata");
 // 2 adds the app's scalar state (attributes "state.NAME") and staggered
 // fields with their last node or face; 1 has neither and is still read for
-// apps that need neither.
-constexpr std::int64_t format_version = 2;
+// apps that need neither. Checkpoints before 3 are read unchecked.
+constexpr std::int64_t format_version = 3;
+constexpr std::int64_t first_checked_version = 3;
 constexpr const char* state_prefix = "state.";
+constexpr const char* checksum_prefix = "checksum.";
+constexpr const char* metadata_checksum = "checksum.metadata";
 
 Box global_box(const RunConfig& config) {
   return box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
@@ -48,6 +60,88 @@ FieldBoxes field_boxes(const Stagger& stagger, const RunConfig& config, const Bo
   return b;
 }
 
+// splitmix64's finalizer: every input bit changes every output bit.
+std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+std::uint64_t bits_of(double value) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof bits);
+  return bits;
+}
+
+// A field's checksum is the sum mod 2^64 of mix(value bits ^ mix(global
+// index)) over its values: exact, and independent of the order in which
+// they are summed, so of the rank count and decomposition. This rank's part:
+// the values of `part` (inside `block_box`, the box `block` holds).
+std::uint64_t checksum_part(const HostBlock& block, const Box& block_box, const Box& part,
+                            const Box& global) {
+  const std::uint64_t nx = std::uint64_t(global.extent(X)), ny = std::uint64_t(global.extent(Y));
+  std::uint64_t sum = 0;
+  for (int k = part.lo[Z]; k < part.hi[Z]; ++k)
+    for (int j = part.lo[Y]; j < part.hi[Y]; ++j)
+      for (int i = part.lo[X]; i < part.hi[X]; ++i) {
+        const std::uint64_t index = (std::uint64_t(k - global.lo[Z]) * ny + std::uint64_t(j - global.lo[Y])) * nx +
+                                    std::uint64_t(i - global.lo[X]);
+        sum += mix(bits_of(block(k - block_box.lo[Z], j - block_box.lo[Y], i - block_box.lo[X])) ^ mix(index + 1));
+      }
+  return sum;
+}
+
+// Collective: the checksums of whole fields from every rank's parts.
+std::vector<std::uint64_t> summed_over_ranks(MPI_Comm comm, std::vector<std::uint64_t> parts) {
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, parts.data(), int(parts.size()), MPI_UINT64_T, MPI_SUM, comm));
+  return parts;
+}
+
+// What a restart continues from besides the fields: 64-bit FNV-1a over the
+// app, grid, clock, app state and deck, each item length-prefixed.
+class MetadataHash {
+ public:
+  MetadataHash& add(const std::string& text) {
+    add(std::uint64_t(text.size()));
+    for (unsigned char c : text) byte(c);
+    return *this;
+  }
+  MetadataHash& add(std::uint64_t value) {
+    for (int b = 0; b < 8; ++b) byte((unsigned char)(value >> (8 * b)));
+    return *this;
+  }
+  MetadataHash& add(std::int64_t value) { return add(std::uint64_t(value)); }
+  MetadataHash& add(double value) { return add(bits_of(value)); }
+  std::uint64_t value() const { return mix(hash_); }
+
+ private:
+  void byte(unsigned char c) { hash_ = (hash_ ^ c) * 0x100000001b3ULL; }
+  std::uint64_t hash_ = 0xcbf29ce484222325ULL;
+};
+
+std::uint64_t metadata_checksum_of(const std::string& app, const Clock& clock, const RunConfig& config,
+                                   const AppState& state, const std::string& deck_text) {
+  MetadataHash h;
+  h.add(app).add(std::int64_t(clock.step)).add(clock.time).add(clock.dt);
+  for (int a = 0; a < 3; ++a)
+    h.add(std::int64_t(config.grid.cells[a])).add(config.grid.lo[a]).add(config.grid.hi[a]);
+  for (const auto& [name, value] : state) {
+    h.add(name).add(std::int64_t(value.index()));
+    std::visit([&](auto v) { h.add(v); }, value);
+  }
+  h.add(deck_text);
+  return h.value();
+}
+
+std::int64_t as_attribute(std::uint64_t checksum) {
+  std::int64_t value = 0;
+  std::memcpy(&value, &checksum, sizeof value);
+  return value;
+}
+
 std::string cells_text(std::int64_t x, std::int64_t y, std::int64_t z) {
   return std::to_string(x) + "x" + std::to_string(y) + "x" + std::to_string(z);
 }
@@ -58,12 +152,22 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                       const Clock& clock, const RunConfig& config, const std::string& deck_text,
                       const Box& local) {
   Hdf5Writer file(comm, path);
-  for (const std::string& field : sim.checkpoint_fields()) {
+  const std::vector<std::string> fields = sim.checkpoint_fields();
+  std::vector<std::uint64_t> checksums;
+  for (const std::string& field : fields) {
     const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
-    file.write_field(field, b.global, b.written, sim.save_field(field, b.written));
+    const HostBlock block = sim.save_field(field, b.written);
+    file.write_field(field, b.global, b.written, block);
+    checksums.push_back(checksum_part(block, b.written, b.written, b.global));
   }
-  for (const auto& [name, value] : sim.state())
+  checksums = summed_over_ranks(comm, checksums);
+  for (std::size_t f = 0; f < fields.size(); ++f)
+    file.attribute(checksum_prefix + fields[f], as_attribute(checksums[f]));
+  const AppState state = sim.state();
+  for (const auto& [name, value] : state)
     std::visit([&, name = name](auto v) { file.attribute(state_prefix + name, v); }, value);
+  file.attribute(metadata_checksum,
+                 as_attribute(metadata_checksum_of(config.app, clock, config, state, deck_text)));
   file.per_rank("host_share", sim.host_share());
   file.attribute("format", std::string(format_name));
   file.attribute("format_version", format_version);
@@ -126,17 +230,135 @@ Clock read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
         },
         value);
   }
-  for (const std::string& field : fields) {
-    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
-    sim.load_field(field, b.read, file.read_field(field, b.global, b.read));
-  }
-  sim.restore_state(state);
   Clock clock;
   clock.step = int(file.attribute_int("step"));
   clock.time = file.attribute_double("time");
   clock.dt = file.attribute_double("dt");
+  const bool checked = version >= first_checked_version;
+  const auto stored_checksum = [&](const std::string& key) {
+    if (!file.has(key)) refuse("it has no checksum '" + key + "'");
+    return std::uint64_t(file.attribute_int(key));
+  };
+  if (checked && stored_checksum(metadata_checksum) !=
+                     metadata_checksum_of(config.app, clock, config, state, file.attribute_string("deck")))
+    refuse("its metadata (clock, app state or deck) does not match its checksum (the file is corrupt)");
+  std::vector<HostBlock> blocks;
+  std::vector<std::uint64_t> checksums;
+  for (const std::string& field : fields) {
+    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    blocks.push_back(file.read_field(field, b.global, b.read));
+    // Each value is summed once: by the rank that would write it.
+    if (checked) checksums.push_back(checksum_part(blocks.back(), b.read, b.written, b.global));
+  }
+  if (checked) {
+    checksums = summed_over_ranks(comm, checksums);
+    for (std::size_t f = 0; f < fields.size(); ++f)
+      if (stored_checksum(checksum_prefix + fields[f]) != checksums[f])
+        refuse("field '" + fields[f] + "' does not match its checksum (the file is corrupt)");
+  }
   if (clock.step < 0 || !(clock.dt > 0.0)) refuse("its clock (step, dt) is invalid");
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    const FieldBoxes b = field_boxes(sim.stagger(fields[f]), config, local);
+    sim.load_field(fields[f], b.read, blocks[f]);
+  }
+  sim.restore_state(state);
   return clock;
+}
+
+std::string checkpoint_path(const RunConfig& config, int step) {
+  char name[64];
+  std::snprintf(name, sizeof name, "_%06d.chk.h5", step);
+  return config.checkpoint.directory + "/" + config.app + name;
+}
+
+namespace {
+
+struct Candidate {
+  long step;
+  bool partial;
+  std::string path;
+};
+
+// `APP_NNNNNN.chk.h5` and unfinished `APP_NNNNNN.chk.h5.partial` in `dir`,
+// newest step first, a finished file before its partial twin.
+std::vector<Candidate> checkpoints_newest_first(const std::string& dir, const std::string& app) {
+  namespace fs = std::filesystem;
+  std::vector<Candidate> found;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return found;
+  const std::string prefix = app + "_", suffix = ".chk.h5", partial = ".partial";
+  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
+    std::string name = entry.path().filename().string();
+    const bool is_partial = name.size() > partial.size() &&
+                            name.compare(name.size() - partial.size(), partial.size(), partial) == 0;
+    if (is_partial) name.resize(name.size() - partial.size());
+    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+    if (digits.empty() || digits.size() > 9 ||
+        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      continue;
+    found.push_back({std::stol(digits), is_partial, dir + "/" + entry.path().filename().string()});
+  }
+  std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) {
+    return a.step != b.step ? a.step > b.step : a.partial < b.partial;
+  });
+  return found;
+}
+
+// Rank 0's list, so that every rank tries the same files in the same order.
+std::vector<Candidate> broadcast(MPI_Comm comm, std::vector<Candidate> list) {
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  std::string text;
+  if (rank == 0)
+    for (const Candidate& c : list) text += std::to_string(c.step) + " " + (c.partial ? "1 " : "0 ") + c.path + "\n";
+  long size = long(text.size());
+  STRATA_MPI_CHECK(MPI_Bcast(&size, 1, MPI_LONG, 0, comm));
+  text.resize(std::size_t(size));
+  STRATA_MPI_CHECK(MPI_Bcast(text.data(), int(size), MPI_CHAR, 0, comm));
+  if (rank == 0) return list;
+  list.clear();
+  std::istringstream in(text);
+  Candidate c;
+  int partial = 0;
+  while (in >> c.step >> partial && in.get() == ' ' && std::getline(in, c.path)) {
+    c.partial = partial != 0;
+    list.push_back(c);
+  }
+  return list;
+}
+
+}  // namespace
+
+Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& config,
+                               const Box& local, std::ostream& warnings) {
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  const std::string& dir = config.checkpoint.directory;
+  std::vector<Candidate> candidates;
+  if (rank == 0) candidates = checkpoints_newest_first(dir, config.app);
+  for (const Candidate& c : broadcast(comm, candidates)) {
+    std::string why;
+    if (c.partial) {
+      why = c.path + ": an unfinished write";
+    } else {
+      // Every rank reaches the same verdict before going on.
+      std::optional<Clock> clock;
+      try {
+        clock = read_checkpoint(comm, c.path, sim, config, local);
+      } catch (const std::exception& e) {
+        why = e.what();
+      }
+      int failed = clock ? 0 : 1;
+      STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm));
+      if (!failed) return Restart{c.path, *clock};
+      if (clock) why = c.path + ": refused on another rank";
+    }
+    if (rank == 0) warnings << "strata: warning: --restart latest: skipping " << why << std::endl;
+  }
+  throw InputError("--restart latest: no valid checkpoint of " + config.app + " in " + dir);
 }
 
 }  // namespace strata::io

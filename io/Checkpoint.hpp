@@ -5,10 +5,13 @@
 //! node or face), the app's scalar state (Simulation::state(), attributes
 //! "state.NAME"), the clock (step, time, dt), each rank's host share
 //! (balancer state), the app, grid and deck it ran with.
-//! Written under a temporary name and renamed when complete; a checkpoint
-//! that is corrupt, written for another app or grid, or lacks a field or
-//! state value the app needs is refused with a message naming the file and
-//! what differs.
+//! Each field carries a checksum, and so do the clock, app state and deck
+//! together (format 3); a restart verifies them before loading anything.
+//! Written under `PATH.partial` and renamed when complete, and each step has
+//! its own file, so a write that fails part-way never touches an earlier
+//! checkpoint. A checkpoint that is corrupt (a checksum differs), written for
+//! another app or grid, or lacks a field or state value the app needs is
+//! refused with a message naming the file and what differs.
 
 #include "framework/Box.hpp"
 #include "framework/Simulation.hpp"
@@ -16,6 +19,7 @@
 
 #include <mpi.h>
 
+#include <ostream>
 #include <string>
 
 namespace strata::io {
@@ -25,6 +29,9 @@ struct Clock {
   double time = 0.0;
   double dt = 0.0;
 };
+
+//! `DIR/APP_NNNNNN.chk.h5`: the checkpoint of `step` in config.checkpoint.directory.
+std::string checkpoint_path(const RunConfig& config, int step);
 
 //! Collective. `sim` may launch copy kernels to save staggered fields.
 void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
@@ -36,5 +43,18 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
 //! clock to continue from.
 Clock read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                       const RunConfig& config, const Box& local);
+
+struct Restart {
+  std::string path;  //!< the checkpoint loaded
+  Clock clock;
+};
+
+//! Collective, for `--restart latest`: loads the newest of the app's
+//! checkpoints in config.checkpoint.directory that read_checkpoint accepts.
+//! Rank 0 warns on `warnings` about each newer one skipped (an unfinished
+//! `.partial` write, or refused: its message). Throws InputError
+//! `--restart latest: no valid checkpoint of APP in DIR` when none is.
+Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& config,
+                               const Box& local, std::ostream& warnings);
 
 }  // namespace strata::io

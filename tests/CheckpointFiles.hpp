@@ -10,8 +10,11 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <hdf5.h>
+
 #include <array>
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 namespace strata::test {
@@ -40,6 +43,28 @@ inline HostBlock read_all(MPI_Comm comm, const std::string& path, const std::str
 inline void expect_identical(const HostBlock& a, const HostBlock& b, const std::string& what = "") {
   ASSERT_EQ(a.size(), b.size()) << what;
   for (std::size_t n = 0; n < a.size(); ++n) ASSERT_EQ(a.data()[n], b.data()[n]) << what << " element " << n;
+}
+
+//! Collective: rank 0 overwrites `count` bytes in the middle of dataset
+//! `name`'s data in the HDF5 file `path` (found through HDF5: the dataset's
+//! offset in the file), leaving the file's structure intact.
+inline void corrupt_dataset(const std::string& path, const std::string& name, std::size_t count = 64) {
+  if (world_rank() == 0) {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t dataset = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+    const haddr_t offset = H5Dget_offset(dataset);
+    const hsize_t size = H5Dget_storage_size(dataset);
+    H5Dclose(dataset);
+    H5Fclose(file);
+    EXPECT_NE(offset, HADDR_UNDEF) << path << ":" << name;
+    EXPECT_GE(size, 2 * count) << path << ":" << name;
+    std::fstream out(path, std::ios::in | std::ios::out | std::ios::binary);
+    out.seekp(std::streamoff(offset + size / 2 - count / 2));
+    const std::string garbage(count, '\x5a');
+    out.write(garbage.data(), std::streamsize(count));
+    EXPECT_TRUE(out.good()) << path;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
 }
 
 }  // namespace strata::test

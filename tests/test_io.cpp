@@ -129,6 +129,137 @@ TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
             test::on_rank0(other + ": cannot restart from this checkpoint: grid 6x6x6, the deck asks for 12x10x8\n"));
 }
 
+// 64 bytes overwritten in the middle of a field's data: the field's checksum
+// refuses the checkpoint, naming the file and the field, on any rank count.
+TEST(Checkpoint, CorruptFieldDataIsRefusedByItsChecksum) {
+  const std::string dir = scratch_dir("checksum");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  expect_success(MPI_COMM_WORLD, {deck, "--set", "time.end_time=~", "--set", "time.steps=4", "--set",
+                                  "checkpoint.every=4", "--set", "checkpoint.dir=" + dir, "--set",
+                                  "report.json=", "--set", "output.report_every=0"});
+  const std::string checkpoint = dir + "/heat3d_000004.chk.h5";
+  test::corrupt_dataset(checkpoint, "u");
+  const test::DriverRun run =
+      test::run_driver(MPI_COMM_WORLD, {deck, "--restart", checkpoint, "--set", "report.json="});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.err, test::on_rank0(checkpoint + ": cannot restart from this checkpoint: field 'u' does "
+                                                 "not match its checksum (the file is corrupt)\n"));
+  EXPECT_EQ(run.out, "");
+
+  // The clock, app state and deck have their own checksum.
+  const std::string edited = dir + "/edited_clock.chk.h5";
+  expect_success(MPI_COMM_WORLD, {deck, "--set", "time.end_time=~", "--set", "time.steps=4", "--set",
+                                  "checkpoint.every=4", "--set", "checkpoint.dir=" + dir, "--set",
+                                  "report.json=", "--set", "output.report_every=0"});
+  if (world_rank() == 0) {
+    fs::copy_file(checkpoint, edited);
+    const hid_t file = H5Fopen(edited.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    const hid_t time = H5Aopen(file, "time", H5P_DEFAULT);
+    const double later = 1.0;
+    EXPECT_GE(H5Awrite(time, H5T_NATIVE_DOUBLE, &later), 0);
+    H5Aclose(time);
+    H5Fclose(file);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const test::DriverRun clock =
+      test::run_driver(MPI_COMM_WORLD, {deck, "--restart", edited, "--set", "report.json="});
+  EXPECT_EQ(clock.code, 1);
+  EXPECT_EQ(clock.err, test::on_rank0(edited + ": cannot restart from this checkpoint: its metadata (clock, "
+                                               "app state or deck) does not match its checksum (the file is "
+                                               "corrupt)\n"));
+}
+
+// The steps of the run that --restart latest tests continue: 20, checkpoints every 5.
+std::vector<std::string> latest_run(const std::string& deck, const std::string& dir) {
+  return {deck, "--set", "time.end_time=~", "--set", "time.steps=20", "--set", "output.report_every=0",
+          "--set", "output.write_every=20", "--set", "output.dir=" + dir, "--set", "report.json=",
+          "--set", "checkpoint.dir=" + dir};
+}
+
+void copy_on_rank0(const std::string& from, const std::string& to) {
+  if (world_rank() == 0) fs::copy_file(from, to);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+// --restart latest skips a newer unfinished write and a newer corrupt
+// checkpoint, naming each, and continues bit for bit from the newest valid one.
+TEST(Checkpoint, RestartLatestPicksTheNewestValidCheckpoint) {
+  const std::string dir = scratch_dir("latest");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  auto whole = latest_run(deck, dir + "/whole");
+  whole.insert(whole.end(), {"--set", "checkpoint.every=5"});
+  expect_success(MPI_COMM_WORLD, whole);
+  const std::string run_dir = dir + "/latest";
+  if (world_rank() == 0) fs::create_directories(run_dir);
+  copy_on_rank0(dir + "/whole/heat3d_000005.chk.h5", run_dir + "/heat3d_000005.chk.h5");
+  copy_on_rank0(dir + "/whole/heat3d_000010.chk.h5", run_dir + "/heat3d_000010.chk.h5");
+  copy_on_rank0(dir + "/whole/heat3d_000015.chk.h5", run_dir + "/heat3d_000015.chk.h5.partial");
+  test::corrupt_dataset(run_dir + "/heat3d_000010.chk.h5", "u");
+
+  auto latest = latest_run(deck, run_dir);
+  latest.insert(latest.end(), {"--restart", "latest"});
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, latest);
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, test::on_rank0("strata: warning: --restart latest: skipping " + run_dir +
+                                    "/heat3d_000015.chk.h5.partial: an unfinished write\n"
+                                    "strata: warning: --restart latest: skipping " + run_dir +
+                                    "/heat3d_000010.chk.h5: cannot restart from this checkpoint: field 'u' "
+                                    "does not match its checksum (the file is corrupt)\n"));
+  if (world_rank() == 0) {
+    EXPECT_NE(run.out.find("restart: " + run_dir + "/heat3d_000005.chk.h5 at step 5\n"), std::string::npos)
+        << run.out;
+  }
+  const std::array<int, 3> cells{12, 10, 8};
+  expect_identical(read_all(MPI_COMM_WORLD, run_dir + "/heat3d_000020.h5", "u", cells),
+                   read_all(MPI_COMM_WORLD, dir + "/whole/heat3d_000020.h5", "u", cells));
+}
+
+// With no valid checkpoint (or none at all) --restart latest is an error.
+TEST(Checkpoint, RestartLatestWithoutAValidCheckpointIsAnError) {
+  const std::string dir = scratch_dir("latest-none");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  auto none = latest_run(deck, dir);
+  none.insert(none.end(), {"--restart", "latest"});
+  const test::DriverRun empty = test::run_driver(MPI_COMM_WORLD, none);
+  EXPECT_EQ(empty.code, 1);
+  EXPECT_EQ(empty.err, test::on_rank0("--restart latest: no valid checkpoint of heat3d in " + dir + "\n"));
+
+  auto first = latest_run(deck, dir);
+  first.insert(first.end(), {"--set", "time.steps=5", "--set", "checkpoint.every=5"});
+  expect_success(MPI_COMM_WORLD, first);
+  test::corrupt_dataset(dir + "/heat3d_000005.chk.h5", "u");
+  const test::DriverRun corrupt = test::run_driver(MPI_COMM_WORLD, none);
+  EXPECT_EQ(corrupt.code, 1);
+  EXPECT_EQ(corrupt.err, test::on_rank0("strata: warning: --restart latest: skipping " + dir +
+                                        "/heat3d_000005.chk.h5: cannot restart from this checkpoint: field "
+                                        "'u' does not match its checksum (the file is corrupt)\n"
+                                        "--restart latest: no valid checkpoint of heat3d in " + dir + "\n"));
+}
+
+// A checkpoint write that fails part-way leaves the earlier checkpoints as
+// they were: --restart latest continues from the last complete one.
+TEST(Checkpoint, FailedCheckpointWriteKeepsThePreviousCheckpoint) {
+  const std::string dir = scratch_dir("keep");
+  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  auto first = latest_run(deck, dir);
+  first.insert(first.end(), {"--set", "time.steps=5", "--set", "checkpoint.every=5"});
+  expect_success(MPI_COMM_WORLD, first);
+  auto more = latest_run(deck, dir);
+  more.insert(more.end(), {"--set", "checkpoint.every=5", "--restart", "latest"});
+  setenv("STRATA_TEST_FAIL_WRITE", "1", 1);
+  EXPECT_THROW(test::run_driver(MPI_COMM_WORLD, more), Error);
+  unsetenv("STRATA_TEST_FAIL_WRITE");
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_FALSE(fs::exists(dir + "/heat3d_000010.chk.h5"));
+  const test::DriverRun again = test::run_driver(MPI_COMM_WORLD, more);
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.err, "");
+  if (world_rank() == 0) {
+    EXPECT_NE(again.out.find("restart: " + dir + "/heat3d_000005.chk.h5 at step 5\n"), std::string::npos)
+        << again.out;
+  }
+}
+
 // A write that fails part-way leaves no file under the final name.
 TEST(ParallelHdf5, InterruptedWriteLeavesNoFinishedFile) {
   const std::string dir = scratch_dir("interrupted");
