@@ -47,7 +47,7 @@ TEST_P(CloverCorpus, PrintsTheReferenceSummaries) {
 TEST(CloverCorpus, HoldsAtLeastTenDecks) { EXPECT_GE(corpus_decks().size(), 10u); }
 
 INSTANTIATE_TEST_SUITE_P(Decks, CloverCorpus, ::testing::ValuesIn(corpus_decks()),
-                         [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+                         [](const ::testing::TestParamInfo<std::string>& deck) { return deck.param; });
 
 }  // namespace
 }  // namespace strata
