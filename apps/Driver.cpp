@@ -14,6 +14,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <iostream>
@@ -58,6 +59,29 @@ bool collectively(MPI_Comm comm, std::ostream& err, Body&& body) {
   return all_ranks_ok(comm, failure, err);
 }
 
+// Refuses, before the first step, what would stop the time loop: a stable dt
+// of 0 or beyond doubles (blamed on the app's section), no finite dt, or more
+// steps than a run can take.
+void check_time_plan(io::Deck& deck, const io::RunConfig& config, const Simulation& sim) {
+  if (sim.chooses_dt()) return;
+  const double stable_dt = sim.stable_dt();
+  if (!(stable_dt > 0.0 && std::isfinite(stable_dt))) {
+    char message[160];
+    std::snprintf(message, sizeof message,
+                  "the stable time step of %s on this grid is %g: no step can be taken (check its parameters "
+                  "against the cell size)",
+                  config.app.c_str(), stable_dt);
+    deck.root().fail(config.app, message);
+  }
+  TimeLoopSettings plan;
+  plan.steps = config.time.steps;
+  plan.end_time = config.time.end_time;
+  plan.dt = config.time.dt;
+  plan.cfl = config.time.cfl;
+  if (const auto problem = check_step_plan(plan, stable_dt))
+    deck.root().section("time").fail(problem->key, problem->message);
+}
+
 // Whether argv starts a simulation (the driver reports a bad command line).
 bool runs_simulation(int argc, const char* const* argv) {
   if (CommandLine::asks_kokkos_help(argc, argv)) return false;
@@ -99,7 +123,18 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
         deck->root().section("decomposition").fail("dims", e.what());
       deck->root().section("grid").fail("cells", e.what());
     }
-    sim = build_app(*decomposition);
+    try {
+      sim = build_app(*decomposition);
+    } catch (const InputError& e) {
+      // A halo wider than a rank's box: blame the width if given, else as above.
+      const std::string what = e.what(), prefix = "halo: ";
+      if (what.rfind(prefix, 0) != 0) throw;
+      if (config.halo.width > 0) deck->root().section("halo").fail("width", what.substr(prefix.size()));
+      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
+        deck->root().section("decomposition").fail("dims", what.substr(prefix.size()));
+      deck->root().section("grid").fail("cells", what.substr(prefix.size()));
+    }
+    check_time_plan(*deck, config, *sim);
     if (config.time.dt && *config.time.dt > sim->stable_dt())
       deck->root().section("time").fail(
           "dt", std::to_string(*config.time.dt) + " exceeds the stability limit " +
@@ -173,6 +208,10 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
                            config, deck->dump(), decomposition->local());
   };
   const TimeLoopResult result = run_time_loop(*sim, settings, decomposition->comm(), out);
+  if (result.outcome == RunOutcome::Stopped) {
+    if (rank == 0) err << result.stop_reason << std::endl;
+    return 1;
+  }
   const auto stats = result.timers.reduce(decomposition->comm());
   if (rank == 0) io::print_run_summary(result, stats, out);
   sim->report(result.time, out);

@@ -5,6 +5,8 @@
 //! the report.
 
 #include "framework/Box.hpp"
+#include "framework/CellArray.hpp"
+#include "framework/Error.hpp"
 #include "framework/Stagger.hpp"
 #include "framework/Timers.hpp"
 
@@ -29,6 +31,36 @@ using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace
 using StateValue = std::variant<std::int64_t, double>;
 //! An app's scalar state by name (Simulation::state()).
 using AppState = std::map<std::string, StateValue>;
+
+//! Thrown by every rank alike (after a global reduction) when the state has
+//! become unusable: the time loop ends the run cleanly with its message.
+class RunStopped : public Error {
+ public:
+  using Error::Error;
+};
+
+//! A cell's part of the NaN/Inf watchdog, reduced as {Sum, Min}: 1 for a
+//! non-finite value, and its global index i + nx (j + ny k) (the lowest wins).
+struct NonFiniteCells {
+  CellArray<const double> field;
+  double nx, ny;
+  KOKKOS_INLINE_FUNCTION Kokkos::Array<double, 2> operator()(int i, int j, int k) const {
+    const double v = field(i, j, k);
+    const bool bad = !(v - v == 0.0);  // NaN and +-Inf give NaN
+    return {bad ? 1.0 : 0.0, bad ? i + nx * (j + ny * k) : Kokkos::reduction_identity<double>::min()};
+  }
+};
+
+//! "NAME: N non-finite values, the first at cell (i, j, k)" from the reduced
+//! NonFiniteCells of a field on an nx x ny x nz grid; "" when there are none.
+inline std::string describe_non_finite(const std::string& name, const std::array<double, 2>& reduced,
+                                       std::int64_t nx, std::int64_t ny) {
+  if (reduced[0] == 0.0) return "";
+  const auto first = static_cast<std::int64_t>(reduced[1]);
+  return name + ": " + std::to_string(static_cast<std::int64_t>(reduced[0])) +
+         " non-finite value(s) (NaN or Inf), the first at cell (" + std::to_string(first % nx) + ", " +
+         std::to_string(first / nx % ny) + ", " + std::to_string(first / (nx * ny)) + ")";
+}
 
 class Simulation {
  public:
@@ -56,6 +88,11 @@ class Simulation {
   //! Collective: a short line of the app's diagnostics for the progress
   //! output at `time` (rank 0's is printed); none by default.
   virtual std::string diagnostics(double /*time*/) const { return ""; }
+
+  //! Collective NaN/Inf watchdog, run at every progress line: the first
+  //! state field holding a non-finite value, with where (describe_non_finite),
+  //! or "" when all are finite. Same answer on every rank. None by default.
+  virtual std::string non_finite() const { return ""; }
 
   //! End-of-run diagnostics (collective); rank 0 writes them to `out`.
   virtual void report(double time, std::ostream& out) = 0;

@@ -14,14 +14,14 @@ namespace {
 
 // Steps and dt for the run: the chosen dt for a fixed count, or as many
 // equal steps as reach end_time without exceeding it; with both, whichever
-// ends the run first.
+// ends the run first. check_step_plan has refused what cannot run.
 void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double& dt) {
   dt = s.dt ? *s.dt : s.cfl * stable_dt;
   STRATA_REQUIRE(dt > 0.0 && std::isfinite(dt), "time step must be positive, got " << dt);
   STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
   if (s.end_time) {
     const double n = std::ceil(*s.end_time / dt * (1.0 - 1e-12));
-    STRATA_REQUIRE(n < 2e9, "end_time / dt = " << n << " steps is too many");
+    STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
     if (!s.steps || n <= *s.steps) {
       steps = std::max(1, int(n));
       dt = *s.end_time / steps;
@@ -29,6 +29,12 @@ void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double&
     }
   }
   steps = *s.steps;
+}
+
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", v);
+  return text;
 }
 
 // `steps` 0: the total is not known in advance (the app picks dt).
@@ -41,6 +47,27 @@ void print_progress(std::ostream& out, int step, int steps, double time, double 
 }
 
 }  // namespace
+
+std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double stable_dt) {
+  const double dt = s.dt ? *s.dt : s.cfl * stable_dt;
+  const std::string dt_key = s.dt ? "dt" : "cfl";
+  const std::string dt_text = s.dt ? "dt " + number(dt) : "cfl * stable dt = " + number(dt);
+  if (!(dt > 0.0 && std::isfinite(dt)))
+    return PlanProblem{dt_key, dt_text + " is not a finite time step > 0"};
+  if (s.end_time) {
+    const double n = std::ceil(*s.end_time / dt * (1.0 - 1e-12));
+    if (!(n <= max_planned_steps) && (!s.steps || !(n <= *s.steps)))
+      return PlanProblem{s.dt ? "dt" : "end_time",
+                         "end_time / " + (s.dt ? std::string("dt") : std::string("(cfl * stable dt)")) + " = " +
+                             number(*s.end_time) + " / " + number(dt) + " = " + number(n) +
+                             " steps, more than the " + std::to_string(static_cast<long long>(max_planned_steps)) +
+                             " a run can take: shorten end_time or set steps"};
+    if (!s.steps || n <= *s.steps) return std::nullopt;
+  }
+  if (s.steps && !std::isfinite(*s.steps * dt))
+    return PlanProblem{"steps", "steps * " + dt_text + " is not a finite time"};
+  return std::nullopt;
+}
 
 TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, MPI_Comm comm,
                              std::ostream& out) {
@@ -80,9 +107,25 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   const double start = Timers::now();
   int step = settings.first_step;
   bool done = step >= result.steps || result.time >= end_time;
+  const auto stop = [&](const std::string& why) {
+    char at[96];
+    std::snprintf(at, sizeof at, "strata: the run stopped at step %d (t = %.6e): ", step, result.time);
+    result.outcome = RunOutcome::Stopped;
+    result.stop_reason = at + why;
+    done = true;
+  };
   while (!done) {
     ++step;
-    if (adaptive) result.dt = sim.next_dt(result.timers);
+    try {
+      if (adaptive) result.dt = sim.next_dt(result.timers);
+    } catch (const RunStopped& e) {
+      stop(e.what());
+      break;
+    }
+    if (!(result.dt > 0.0 && std::isfinite(result.dt))) {
+      stop("the time step the app chose is " + number(result.dt) + ": the state holds NaN or Inf");
+      break;
+    }
     sim.advance(result.time, result.dt, result.timers);
     result.time = adaptive ? result.time + result.dt : step * result.dt;
     // The reference codes' tolerance on reaching end_time.
@@ -98,9 +141,11 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
                        double(sim.global_cells()) * steps_run / wall, eta);
       const std::string diagnostics = sim.diagnostics(result.time);
       if (rank == 0 && !diagnostics.empty()) out << "  " << diagnostics << "\n";
+      if (const std::string bad = sim.non_finite(); !bad.empty()) stop(bad);
     }
   }
   result.steps = step;
+  if (result.outcome == RunOutcome::Stopped) return result;
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   result.wall_seconds = Timers::now() - start;
   result.steps_run = result.steps - settings.first_step;

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <ostream>
+#include <string>
 
 namespace strata {
 
@@ -26,7 +27,15 @@ struct TimeLoopSettings {
   std::function<void(int, double, double)> after_step;
 };
 
+//! How a run ended.
+enum class RunOutcome {
+  Completed,  //!< every planned step ran
+  Stopped     //!< the state became unusable (Simulation::non_finite, RunStopped): see `stop_reason`
+};
+
 struct TimeLoopResult {
+  RunOutcome outcome = RunOutcome::Completed;
+  std::string stop_reason;        //!< why a Stopped run stopped, with the step (same on every rank)
   int steps = 0;                  //!< last step of the run
   int steps_run = 0;              //!< steps this run computed (fewer after a restart)
   double time = 0.0;              //!< simulated time reached
@@ -36,7 +45,22 @@ struct TimeLoopResult {
   Timers timers;                  //!< this rank's phase timings
 };
 
+//! Why these settings cannot run: the `time` key to blame and the message.
+struct PlanProblem {
+  std::string key;
+  std::string message;
+};
+
+//! The most steps a run can plan (the step counter is an int).
+constexpr double max_planned_steps = 2147483647.0;
+
+//! Checks before the first step that the settings give a finite, positive dt
+//! and a step count a run can reach (fixed-dt apps; `stable_dt` finite > 0).
+std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& settings, double stable_dt);
+
 //! Runs the loop; collective over `comm`. Rank 0 writes progress to `out`.
+//! At every progress line (and every app-chosen dt) the state is checked for
+//! NaN and infinities: a run that has blown up stops with RunOutcome::Stopped.
 TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, MPI_Comm comm,
                              std::ostream& out);
 

@@ -51,7 +51,11 @@ void apply_override(Impl::DeckSource& source, const std::string& text) {
   const std::string path = text.substr(0, eq);
   YAML::Node value;
   try {
-    value = YAML::Load(text.substr(eq + 1));
+    const std::vector<YAML::Node> documents = YAML::LoadAll(text.substr(eq + 1));
+    if (documents.size() > 1)
+      throw InputError("--set " + text + ": " + path +
+                       ": the value is more than one YAML document (a '---' starts a second): give one value");
+    if (!documents.empty()) value = documents[0];
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + text + ": " + path + ": value is not valid YAML: " + e.msg);
   }
@@ -137,9 +141,9 @@ int DeckSection::key_line(const std::string& key) const {
 }
 
 const std::string* DeckSection::override_of(const std::string& path) const {
-  // The key itself, or a key below it that --set created.
+  // The key itself, a key below it that --set created, or a section above it that --set replaced.
   for (const auto& [key, text] : source_->overrides)
-    if (key == path || key.rfind(path + ".", 0) == 0) return &text;
+    if (key == path || key.rfind(path + ".", 0) == 0 || path.rfind(key + ".", 0) == 0) return &text;
   return nullptr;
 }
 

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 
 namespace strata::io {
@@ -21,6 +22,15 @@ GridConfig read_grid(DeckSection grid) {
   for (int a = 0; a < 3; ++a) {
     if (!std::isfinite(g.lo[a]) || !std::isfinite(g.hi[a]) || g.hi[a] <= g.lo[a])
       domain.fail("hi", "each component must be finite and greater than lo");
+    const double extent = g.hi[a] - g.lo[a], h = g.spacing(a);
+    if (!std::isfinite(extent) || !std::isnormal(h)) {
+      char message[200];
+      std::snprintf(message, sizeof message,
+                    "hi - lo along %c is %g over %d cells, a cell size of %g: extent and cell size must be "
+                    "finite numbers > 0",
+                    "xyz"[a], extent, g.cells[a], h);
+      domain.fail("hi", message);
+    }
   }
   return g;
 }
@@ -35,6 +45,8 @@ TimeConfig read_time(DeckSection time) {
   if (!t.steps && !t.end_time) time.fail("steps", "required key is missing (or give end_time)");
   if (t.steps && *t.steps < 0) time.fail("steps", "must be >= 0");
   if (t.end_time && !(*t.end_time > 0.0)) time.fail("end_time", "must be > 0");
+  if (t.end_time && !std::isfinite(*t.end_time))
+    time.fail("end_time", "must be a finite number (leave it out, or unset it with ~, to run a number of steps)");
   if (t.dt && !(*t.dt > 0.0 && std::isfinite(*t.dt))) time.fail("dt", "must be a finite number > 0");
   if (!(t.cfl > 0.0 && t.cfl <= 1.0)) time.fail("cfl", "must be in (0, 1]");
   return t;

@@ -142,8 +142,55 @@ TEST(Driver, BadDecompositionFailsOnEveryRank) {
                   "decomposition.dims=[1,1," + std::to_string(size) + "]", "--set", "halo.width=3"});
   EXPECT_EQ(too_thin.code, 1);
   EXPECT_EQ(too_thin.err,
-            on_rank0("halo: rank 0 owns 2 cells along x, fewer than the halo width 3: use fewer "
-                     "ranks along that axis or a narrower halo\n"));
+            on_rank0("--set halo.width=3: halo.width: rank 0 owns 2 cells along x, fewer than the halo "
+                     "width 3: use fewer ranks along that axis or a narrower halo\n"));
+}
+
+// Values that validate one by one but cannot run are refused before the
+// first step, as deck errors, on every rank.
+TEST(Driver, RunsThatCannotRunAreRefusedBeforeTheFirstStep) {
+  const std::string clover = data_dir + "/../inputs/clover_test1.yaml";
+  const DriverRun forever = run_driver({clover, "--set", "time.steps=~", "--set", "time.end_time=.inf"});
+  EXPECT_EQ(forever.code, 1);
+  EXPECT_EQ(forever.err, on_rank0("--set time.end_time=.inf: time.end_time: must be a finite number (leave it "
+                                  "out, or unset it with ~, to run a number of steps)\n"));
+  EXPECT_EQ(forever.out, "");
+
+  const std::string heat = data_dir + "/decks/good/small_heat.yaml";
+  const DriverRun alpha = run_driver({heat, "--set", "heat3d.alpha=1e308"});
+  EXPECT_EQ(alpha.code, 1);
+  EXPECT_EQ(alpha.err, on_rank0("--set heat3d.alpha=1e308: heat3d: the stable time step of heat3d on this grid "
+                                "is 0: no step can be taken (check its parameters against the cell size)\n"));
+
+  const DriverRun tiny_dt = run_driver({heat, "--set", "time.dt=1e-300"});
+  EXPECT_EQ(tiny_dt.code, 1);
+  EXPECT_EQ(tiny_dt.err, on_rank0("--set time.dt=1e-300: time.dt: end_time / dt = 0.1 / 1e-300 = 1e+299 steps, "
+                                  "more than the 2147483647 a run can take: shorten end_time or set steps\n"));
+
+  // A section replaced by --set is blamed on the --set.
+  const DriverRun domain = run_driver({heat, "--set", "grid.domain={lo: [-1e308, 0, 0], hi: [1e308, 1, 1]}"});
+  EXPECT_EQ(domain.code, 1);
+  EXPECT_EQ(domain.err, on_rank0("--set grid.domain={lo: [-1e308, 0, 0], hi: [1e308, 1, 1]}: grid.domain.hi: "
+                                 "hi - lo along x is inf over 12 cells, a cell size of inf: extent and cell "
+                                 "size must be finite numbers > 0\n"));
+
+  const DriverRun two = run_driver({heat, "--set", "time.end_time=0.5\n---\n7"});
+  EXPECT_EQ(two.code, 1);
+  EXPECT_EQ(two.err, on_rank0("--set time.end_time=0.5\n---\n7: time.end_time: the value is more than one YAML "
+                              "document (a '---' starts a second): give one value\n"));
+}
+
+// A run whose state blows up stops cleanly on every rank: exit 1, the step
+// and the reason on rank 0, no MPI_Abort.
+TEST(Driver, ABlownUpRunStopsCleanly) {
+  const DriverRun run = run_driver({data_dir + "/../inputs/clover_test1.yaml", "--set", "time.steps=5", "--set",
+                                    "cloverleaf3d.states.2.energy=1e308"});
+  EXPECT_EQ(run.code, 1);
+  const std::string expected = "strata: the run stopped at step 1 (t = 0.000000e+00): cloverleaf3d: time step ";
+  if (test::world_rank() == 0)
+    EXPECT_EQ(run.err.substr(0, expected.size()), expected) << run.err;
+  else
+    EXPECT_EQ(run.err, "");
 }
 
 }  // namespace

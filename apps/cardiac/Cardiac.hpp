@@ -17,6 +17,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 namespace strata::cardiac {
 
@@ -84,6 +85,21 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     std::snprintf(line, sizeof line, "cardiac: e min %.4f max %.4f mean %.5f  front x = %s", x.min,
                   x.max, x.mean, x.front > -1e300 ? std::to_string(x.front).c_str() : "none");
     return line;
+  }
+
+  //! NaN/Inf watchdog: e, then r, over both slabs of all ranks.
+  std::string non_finite() const override {
+    const Box& global = decomposition_.global();
+    const double nx = global.extent(X), ny = global.extent(Y);
+    for (const auto& [name, id] : {std::pair<const char*, int>{"cardiac::e", E}, {"cardiac::r", R}}) {
+      const int field = id;
+      const std::string bad = describe_non_finite(
+          name,
+          domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[field].cells(), nx, ny}; }),
+          global.extent(X), global.extent(Y));
+      if (!bad.empty()) return bad;
+    }
+    return "";
   }
 
   void report(double time, std::ostream& out) override {

@@ -102,6 +102,7 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
     if (key == "state") {
       if (w.size() < 2 || w[1].find_first_not_of("0123456789") != std::string::npos)
         fail(n, "state: expected a state number after 'state'");
+      if (w[1].size() > 6) fail(n, "state " + w[1] + ": too large a state number (states are numbered 1, 2, ...)");
       const int id = std::stoi(w[1]);
       if (id < 1) fail(n, "state: numbers start at 1");
       if ((w.size() - 2) % 2 != 0) fail(n, "state " + w[1] + ": '" + w.back() + "' has no value");

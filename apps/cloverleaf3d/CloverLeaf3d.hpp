@@ -149,9 +149,9 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
                            f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells());
     });
     const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
-    if (dt < params_.min_timestep)
-      throw Error("cloverleaf3d: time step " + std::to_string(dt) + " below the minimum " +
-                  std::to_string(params_.min_timestep) + ": the run has become unstable");
+    if (!(dt >= params_.min_timestep))
+      throw RunStopped("cloverleaf3d: time step " + std::to_string(dt) + " below the minimum " +
+                       std::to_string(params_.min_timestep) + ": the run has become unstable");
     dt_old_ = dt;
     return dt;
   }

@@ -77,6 +77,16 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
     return {max, std::sqrt(sum_sq * spacing_[X] * spacing_[Y] * spacing_[Z])};
   }
 
+  //! NaN/Inf watchdog: u over both slabs of all ranks.
+  std::string non_finite() const override {
+    const Box& global = decomposition_.global();
+    const double nx = global.extent(X), ny = global.extent(Y);
+    return describe_non_finite(
+        "heat3d::u",
+        domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[U].cells(), nx, ny}; }),
+        global.extent(X), global.extent(Y));
+  }
+
   void report(double time, std::ostream& out) override {
     this->report_hybrid(out);
     if (!has_exact_solution_) {
