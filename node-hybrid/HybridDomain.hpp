@@ -206,30 +206,40 @@ class HybridDomain {
 
   using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-  //! The rank's owned cells of field f, gathered from both slabs to the host
-  //! (indexed (k, j, i) from the rank box's corner).
-  HostBlock gather(int f) const {
-    const Box rank = decomposition_.local();
-    HostBlock out("strata::gathered", rank.extent(Z), rank.extent(Y), rank.extent(X));
+  //! Field f's values on `box` (the rank's cells, and a staggered field's
+  //! last node or face above them where the box reaches past the rank's top
+  //! plane), gathered from both slabs to the host, indexed (k, j, i) from
+  //! the box's corner.
+  HostBlock gather(int f, const Box& box) const {
+    HostBlock out("strata::gathered", box.extent(Z), box.extent(Y), box.extent(X));
     for_each_slab([&](const auto& slab) {
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
-      Kokkos::deep_copy(owned_part(out, slab.owned), ghost_free(host, slab.owned));
+      const Box part = slab_part(box, slab.owned, 0);
+      Kokkos::deep_copy(planes_of(out, box, part), cells_of(host, slab.owned, part));
     });
     return out;
   }
 
-  //! Replaces the rank's owned cells of field f from a host block laid out as gather() returns.
-  void scatter(int f, const HostBlock& values) {
-    const Box rank = decomposition_.local();
-    STRATA_REQUIRE(values.extent(0) == std::size_t(rank.extent(Z)) && values.extent(1) == std::size_t(rank.extent(Y)) &&
-                       values.extent(2) == std::size_t(rank.extent(X)),
-                   "scatter: block does not match the rank's box " << rank);
+  //! The rank's owned cells of field f.
+  HostBlock gather(int f) const { return gather(f, decomposition_.local()); }
+
+  //! Replaces field f's values on `box` from a block laid out as gather(f,
+  //! box) returns; a slab below the cut also sets the `shared` planes it
+  //! shares with the slab above (a z-staggered field's node or face).
+  void scatter(int f, const Box& box, const HostBlock& values, int shared = 0) {
+    STRATA_REQUIRE(values.extent(0) == std::size_t(box.extent(Z)) && values.extent(1) == std::size_t(box.extent(Y)) &&
+                       values.extent(2) == std::size_t(box.extent(X)),
+                   "scatter: block does not match the box " << box);
     for_each_slab([&](const auto& slab) {
       const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
-      Kokkos::deep_copy(ghost_free(host, slab.owned), owned_part(values, slab.owned));
+      const Box part = slab_part(box, slab.owned, shared);
+      Kokkos::deep_copy(cells_of(host, slab.owned, part), planes_of(values, box, part));
       Kokkos::deep_copy(slab.fields[f].view(), host);
     });
   }
+
+  //! Replaces the rank's owned cells of field f.
+  void scatter(int f, const HostBlock& values) { scatter(f, decomposition_.local(), values); }
 
   //! This rank's halo messages of every group: seconds in flight, and
   //! seconds blocked waiting for them (the part not hidden behind compute).
@@ -359,16 +369,30 @@ class HybridDomain {
     if (!slabs_.host.empty()) f(slabs_.host);
   }
 
-  // The planes of a rank block that a slab owns.
-  auto owned_part(const HostBlock& block, const Box& owned) const {
-    const int z0 = owned.lo[Z] - decomposition_.local().lo[Z];
-    return Kokkos::subview(block, Kokkos::make_pair(z0, z0 + owned.extent(Z)), Kokkos::ALL, Kokkos::ALL);
+  // The part of `box` on a slab owning `owned`: its planes, the box's
+  // planes above the rank's top on the top slab, `shared` more below the cut.
+  Box slab_part(const Box& box, const Box& owned, int shared) const {
+    const int top = decomposition_.local().hi[Z];
+    Box part = box;
+    part.lo[Z] = owned.lo[Z];
+    part.hi[Z] = owned.hi[Z] + (owned.hi[Z] == top ? box.hi[Z] - top : shared);
+    return part;
   }
 
-  // A slab field's owned cells, ghosts left out.
+  // The planes of `block` (laid out over `box`) that `part` covers.
+  static auto planes_of(const HostBlock& block, const Box& box, const Box& part) {
+    return Kokkos::subview(block, Kokkos::make_pair(part.lo[Z] - box.lo[Z], part.hi[Z] - box.lo[Z]), Kokkos::ALL,
+                           Kokkos::ALL);
+  }
+
+  // The cells `part` of a slab field's values `v` (ghosts included, so
+  // indexed from `owned` grown by the ghost layers).
   template <class View>
-  auto ghost_free(const View& v, const Box& owned) const {
-    const auto range = [&](int axis) { return Kokkos::make_pair(ghosts_, ghosts_ + owned.extent(axis)); };
+  auto cells_of(const View& v, const Box& owned, const Box& part) const {
+    const auto range = [&](int axis) {
+      const int first = owned.lo[axis] - ghosts_;
+      return Kokkos::make_pair(part.lo[axis] - first, part.hi[axis] - first);
+    };
     return Kokkos::subview(v, range(Z), range(Y), range(X));
   }
 

@@ -13,35 +13,11 @@
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
-#include <functional>
 #include <map>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 namespace strata {
-
-namespace Impl {
-
-//! Copies a field's values on a box into a block indexed from its corner
-//! (`x0, y0, z0`), and back: checkpoints of staggered fields.
-template <class Block>
-struct CopyToBlock {
-  CellArray<const double> from;
-  Block to;
-  int x0, y0, z0;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(k - z0, j - y0, i - x0) = from(i, j, k); }
-};
-
-template <class Block>
-struct CopyFromBlock {
-  Block from;
-  CellArray<double> to;
-  int x0, y0, z0;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { to(i, j, k) = from(k - z0, j - y0, i - x0); }
-};
-
-}  // namespace Impl
 
 template <class DeviceExec, class HostExec>
 class HybridSimulation : public Simulation {
@@ -64,39 +40,14 @@ class HybridSimulation : public Simulation {
 
   HostBlock save_field(const std::string& name, const Box& box) override {
     const int id = field_id(name);
-    if (staggers_.at(id) == cell_centred()) return gather(name);
-    HostBlock out("strata::saved", box.extent(Z), box.extent(Y), box.extent(X));
-    const auto part_of = slab_parts(box, 0);
-    std::vector<std::function<void()>> copies;
-    domain_.launch(part_of, [&](const auto& fields) {
-      using Space = typename std::decay_t<decltype(fields[id])>::memory_space;
-      const Box part = part_of(fields[id].owned());
-      const Kokkos::View<double***, Kokkos::LayoutRight, Space> values("strata::saved_part", part.extent(Z),
-                                                                       part.extent(Y), part.extent(X));
-      copies.push_back([=] {
-        Kokkos::deep_copy(planes_of(out, box, part), Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values));
-      });
-      return Impl::CopyToBlock<decltype(values)>{fields[id].cells(), values, part.lo[X], part.lo[Y], part.lo[Z]};
-    });
-    for (const auto& copy : copies) copy();
-    return out;
+    return staggers_.at(id) == cell_centred() ? gather(name) : domain_.gather(id, box);
   }
 
   void load_field(const std::string& name, const Box& box, const HostBlock& values) override {
     const int id = field_id(name);
     const Stagger s = staggers_.at(id);
     if (s == cell_centred()) return scatter(name, values);
-    // A slab below the cut also sets the node it shares with the slab above.
-    const auto part_of = slab_parts(box, s[Z]);
-    domain_.launch(part_of, [&](const auto& fields) {
-      using Space = typename std::decay_t<decltype(fields[id])>::memory_space;
-      const Box part = part_of(fields[id].owned());
-      const HostBlock host("strata::loaded_part", part.extent(Z), part.extent(Y), part.extent(X));
-      Kokkos::deep_copy(host, planes_of(values, box, part));
-      const auto block = Kokkos::create_mirror_view_and_copy(Space(), host);
-      return Impl::CopyFromBlock<std::decay_t<decltype(block)>>{block, fields[id].cells(), part.lo[X], part.lo[Y],
-                                                                 part.lo[Z]};
-    });
+    domain_.scatter(id, box, values, s[Z]);
   }
 
   HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
@@ -151,25 +102,6 @@ class HybridSimulation : public Simulation {
       if (const auto it = fields->find(name); it != fields->end()) return it->second;
     STRATA_REQUIRE(false, "no state field '" << name << "'");
     return -1;
-  }
-
-  // The part of `box` (this rank's, global indices) on a slab of owned
-  // cells: its planes, the box's extra upper planes on the top slab, and
-  // `shared` planes more on a slab below the cut.
-  auto slab_parts(const Box& box, int shared) const {
-    const int top = decomposition_.local().hi[Z];
-    return [box, shared, top](const Box& owned) {
-      Box part = box;
-      part.lo[Z] = owned.lo[Z];
-      part.hi[Z] = owned.hi[Z] + (owned.hi[Z] == top ? box.hi[Z] - top : shared);
-      return part;
-    };
-  }
-
-  // The planes of `block` (laid out over `box`) that `part` covers.
-  static auto planes_of(const HostBlock& block, const Box& box, const Box& part) {
-    return Kokkos::subview(block, Kokkos::make_pair(part.lo[Z] - box.lo[Z], part.hi[Z] - box.lo[Z]), Kokkos::ALL,
-                           Kokkos::ALL);
   }
 
   std::map<std::string, int> state_fields_;
