@@ -12,6 +12,10 @@ namespace strata {
 
 namespace {
 
+// Equal steps of at most `dt` that reach `end_time` (the reference codes'
+// tolerance on landing on it).
+double steps_to_reach(double end_time, double dt) { return std::ceil(end_time / dt * (1.0 - 1e-12)); }
+
 // Steps and dt for the run: the chosen dt for a fixed count, or as many
 // equal steps as reach end_time without exceeding it; with both, whichever
 // ends the run first. check_step_plan has refused what cannot run.
@@ -20,7 +24,7 @@ void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double&
   STRATA_REQUIRE(dt > 0.0 && std::isfinite(dt), "time step must be positive, got " << dt);
   STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
   if (s.end_time) {
-    const double n = std::ceil(*s.end_time / dt * (1.0 - 1e-12));
+    const double n = steps_to_reach(*s.end_time, dt);
     STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
     if (!s.steps || n <= *s.steps) {
       steps = std::max(1, int(n));
@@ -55,7 +59,7 @@ std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double sta
   if (!(dt > 0.0 && std::isfinite(dt)))
     return PlanProblem{dt_key, dt_text + " is not a finite time step > 0"};
   if (s.end_time) {
-    const double n = std::ceil(*s.end_time / dt * (1.0 - 1e-12));
+    const double n = steps_to_reach(*s.end_time, dt);
     if (!(n <= max_planned_steps) && (!s.steps || !(n <= *s.steps)))
       return PlanProblem{s.dt ? "dt" : "end_time",
                          "end_time / " + (s.dt ? std::string("dt") : std::string("(cfl * stable dt)")) + " = " +
