@@ -6,6 +6,7 @@
 #include "framework/FloatingPoint.hpp"
 #include "framework/ThreadBinding.hpp"
 #include "framework/TimeLoop.hpp"
+#include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
 #include "io/FieldOutput.hpp"
@@ -113,26 +114,25 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     const AppBuilder build_app = read_app(*deck, config);
     deck->root().reject_unknown_keys();
     if (cli->action == CommandLine::Action::PrintDeck) return;
+    // Blame what the user chose: the dims if given, else the grid.
+    const auto blame_decomposition = [&](const std::string& message) {
+      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
+        deck->root().section("decomposition").fail("dims", message);
+      deck->root().section("grid").fail("cells", message);
+    };
     try {
       decomposition = std::make_unique<Decomposition>(
           comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
           config.decomposition.dims, config.grid.periodic);
     } catch (const InputError& e) {
-      // Blame what the user chose: the dims if given, else the grid.
-      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
-        deck->root().section("decomposition").fail("dims", e.what());
-      deck->root().section("grid").fail("cells", e.what());
+      blame_decomposition(e.what());
     }
     try {
       sim = build_app(*decomposition);
-    } catch (const InputError& e) {
+    } catch (const HaloWidthError& e) {
       // A halo wider than a rank's box: blame the width if given, else as above.
-      const std::string what = e.what(), prefix = "halo: ";
-      if (what.rfind(prefix, 0) != 0) throw;
-      if (config.halo.width > 0) deck->root().section("halo").fail("width", what.substr(prefix.size()));
-      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
-        deck->root().section("decomposition").fail("dims", what.substr(prefix.size()));
-      deck->root().section("grid").fail("cells", what.substr(prefix.size()));
+      if (config.halo.width > 0) deck->root().section("halo").fail("width", e.reason());
+      blame_decomposition(e.reason());
     }
     check_time_plan(*deck, config, *sim);
     if (config.time.dt && *config.time.dt > sim->stable_dt())

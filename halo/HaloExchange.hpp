@@ -41,7 +41,7 @@ class HaloExchange {
   //! Messages `width` layers deep for fields placed as `fields` says
   //! (framework/Stagger.hpp); `device_messages`: messages in device memory,
   //! handed to MPI directly (halo/GpuAwareMpi.hpp). Partition before start().
-  //! Throws InputError when a rank owns fewer than `width` cells along an axis.
+  //! Throws HaloWidthError when a rank owns fewer than `width` cells along an axis.
   HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, const std::vector<Stagger>& fields,
                bool device_messages = false)
       : messages_(decomposition, width, shape, fields, device_messages) {}

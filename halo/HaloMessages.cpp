@@ -52,10 +52,10 @@ HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloSh
   const Box& owned = decomposition.local();
   for (int a = 0; a < 3; ++a)
     if (owned.extent(a) < width)
-      throw InputError("halo: rank " + std::to_string(decomposition.rank()) + " owns " +
-                       std::to_string(owned.extent(a)) + " cells along " + "xyz"[a] +
-                       ", fewer than the halo width " + std::to_string(width) +
-                       ": use fewer ranks along that axis or a narrower halo");
+      throw HaloWidthError("rank " + std::to_string(decomposition.rank()) + " owns " +
+                           std::to_string(owned.extent(a)) + " cells along " + "xyz"[a] +
+                           ", fewer than the halo width " + std::to_string(width) +
+                           ": use fewer ranks along that axis or a narrower halo");
   std::size_t send_total = 0, recv_total = 0;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)

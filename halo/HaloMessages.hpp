@@ -14,6 +14,7 @@
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Box.hpp"
+#include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/Stagger.hpp"
 #include "framework/Timers.hpp"
@@ -21,11 +22,23 @@
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 namespace strata {
 
 enum class HaloShape { Faces, Full };
+
+//! A rank owns fewer cells along an axis than the halo is wide: what() says
+//! "halo: " and the reason, reason() the reason alone (for the key to blame).
+class HaloWidthError : public InputError {
+ public:
+  explicit HaloWidthError(const std::string& reason) : InputError("halo: " + reason), reason_(reason) {}
+  const std::string& reason() const { return reason_; }
+
+ private:
+  std::string reason_;
+};
 
 class HaloMessages {
  public:
@@ -38,7 +51,7 @@ class HaloMessages {
 
   //! `device_messages`: keep messages in device memory and hand them to MPI
   //! directly (GPU-aware MPI); otherwise they live in (pinned) host memory.
-  //! Throws InputError when a rank owns fewer than `width` cells along an axis.
+  //! Throws HaloWidthError when a rank owns fewer than `width` cells along an axis.
   HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
                const std::vector<Stagger>& fields, bool device_messages = false);
   //! `num_fields` cell-centred fields.
