@@ -58,10 +58,27 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
     if (config.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
-    return [name, params, config](const Decomposition& decomposition) {
-      const int depth = config.halo.width == 0 ? App::reach : config.halo.width;
-      return std::make_unique<App>(config.grid, params, decomposition, config.halo,
-                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth));
+    const io::TimeTilingConfig& asked = config.time_tiling;
+    io::DeckSection tiling_section = deck.root().section("time_tiling");
+    if (asked.requested() && !App::time_tiled)
+      tiling_section.fail("steps", name + " cannot be time tiled (its step is many kernels with halo groups of "
+                                          "their own, not one update): leave time_tiling.steps at 1");
+    if (asked.requested() && config.halo.width > 0 && config.halo.width < asked.steps * App::reach)
+      deck.root().section("halo").fail(
+          "width", "must hold time_tiling.steps x reach = " + std::to_string(asked.steps) + " x " +
+                       std::to_string(App::reach) + " ghost layers for a tiled cycle, got " +
+                       std::to_string(config.halo.width));
+    return [name, params, config, tiling_section](const Decomposition& decomposition) {
+      const io::TimeTilingConfig& tiling = config.time_tiling;
+      const Box local = decomposition.local();
+      if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
+        tiling_section.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
+                                        std::to_string(local.extent(Y)) + " cells in x and y)");
+      const int depth = config.halo.width > 0 ? config.halo.width
+                                              : (tiling.requested() ? tiling.steps : 1) * App::reach;
+      HybridSettings hybrid = hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth);
+      if (tiling.requested()) hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, {}};
+      return std::make_unique<App>(config.grid, params, decomposition, config.halo, hybrid);
     };
   };
 }

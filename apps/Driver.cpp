@@ -162,6 +162,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   settings.dt = config.time.dt;
   settings.cfl = config.time.cfl;
   settings.report_every = config.output.report_every;
+  settings.event_every = {config.output.write_every, config.checkpoint.every};
   std::unique_ptr<io::FieldOutput> output;
   std::string restart_path;
   const bool restarted = collectively(comm, err, [&] {

@@ -85,6 +85,19 @@ class Simulation {
   //! Advances the state from `time` to `time + dt`, timing its phases.
   virtual void advance(double time, double dt, Timers& timers) = 0;
 
+  //! The most steps advance_steps() takes at once (a time-tiled cycle); 1
+  //! for apps that step one at a time. May change between calls (while a
+  //! tiling is being chosen); the same on every rank.
+  virtual int max_cycle_steps() const { return 1; }
+  //! True when the app has an event due at the start of the step at `time`
+  //! (a stimulus, say): a cycle ends before such a step.
+  virtual bool event_at(double /*time*/) const { return false; }
+  //! Advances `steps` steps of `dt` from `time`, at most max_cycle_steps().
+  virtual void advance_steps(double time, double dt, int steps, Timers& timers) {
+    STRATA_REQUIRE(steps == 1, "advance_steps: this app takes one step at a time");
+    advance(time, dt, timers);
+  }
+
   //! Collective: a short line of the app's diagnostics for the progress
   //! output at `time` (rank 0's is printed); none by default.
   virtual std::string diagnostics(double /*time*/) const { return ""; }

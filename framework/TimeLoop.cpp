@@ -50,6 +50,22 @@ void print_progress(std::ostream& out, int step, int steps, double time, double 
   out << line << std::flush;
 }
 
+// Steps of the cycle starting after `step`: up to the app's cycle length,
+// ending at the first step after which something happens (the last step,
+// a progress line, an output or checkpoint) or before one that starts with
+// an app event.
+int cycle_length(const Simulation& sim, const TimeLoopSettings& s, int step, int last_step, double dt) {
+  const int most = std::min(sim.max_cycle_steps(), last_step - step);
+  for (int n = 1; n < most; ++n) {
+    const int end = step + n;
+    if (s.report_every > 0 && end % s.report_every == 0) return n;
+    for (int every : s.event_every)
+      if (every > 0 && end % every == 0) return n;
+    if (sim.event_at(end * dt)) return n;
+  }
+  return std::max(1, most);
+}
+
 }  // namespace
 
 std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double stable_dt) {
@@ -119,7 +135,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
     done = true;
   };
   while (!done) {
-    ++step;
+    const int steps = adaptive ? 1 : cycle_length(sim, settings, step, result.steps, result.dt);
+    step += steps;
     try {
       if (adaptive) result.dt = sim.next_dt(result.timers);
     } catch (const RunStopped& e) {
@@ -130,7 +147,10 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       stop("the time step the app chose is " + number(result.dt) + ": the state holds NaN or Inf");
       break;
     }
-    sim.advance(result.time, result.dt, result.timers);
+    if (steps == 1)
+      sim.advance(result.time, result.dt, result.timers);
+    else
+      sim.advance_steps(result.time, result.dt, steps, result.timers);
     result.time = adaptive ? result.time + result.dt : step * result.dt;
     // The reference codes' tolerance on reaching end_time.
     done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);

@@ -12,6 +12,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -23,7 +24,13 @@ struct TimeLoopSettings {
   int report_every = 100;          //!< progress line cadence in steps, 0 for none
   int first_step = 0;              //!< steps already done (restart); needs `dt` set
   double first_time = 0.0;         //!< time reached at first_step (restart of an app that picks dt)
-  //! Called after every step with (step, time, dt): output, checkpoints.
+  //! Steps at whose multiples something happens (output, checkpoints): an
+  //! app that advances several steps at once (time tiling) ends its cycle
+  //! there, as at progress lines and the last step. 0s are ignored.
+  std::vector<int> event_every;
+  //! Called with (step, time, dt) after every step a cycle ends with (every
+  //! step for apps that advance one at a time, and every multiple of
+  //! event_every in any case): output, checkpoints.
   std::function<void(int, double, double)> after_step;
 };
 

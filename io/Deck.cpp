@@ -240,17 +240,19 @@ std::string DeckSection::get<std::string>(const std::string& key) {
 
 namespace {
 
-template <class T>
-std::array<T, 3> get_triple(DeckSection& section, const YAML::Node& node, const std::string& key) {
+// A list of N values, one per axis from x.
+template <class T, std::size_t N = 3>
+std::array<T, N> get_triple(DeckSection& section, const YAML::Node& node, const std::string& key) {
   const char* element = std::is_same_v<T, int>    ? "integers"
                         : std::is_same_v<T, bool> ? "booleans"
                                                   : "numbers";
-  const std::string expected = std::string("expected a list of three ") + element + " [x, y, z], ";
+  const std::string expected = std::string("expected a list of ") + (N == 3 ? "three " : "two ") + element +
+                               (N == 3 ? " [x, y, z], " : " [x, y], ");
   if (!node.IsSequence()) section.fail(key, expected + "got " + describe(node));
-  if (node.size() != 3)
+  if (node.size() != N)
     section.fail(key, expected + "got " + std::to_string(node.size()) + " values");
-  std::array<T, 3> out{};
-  for (std::size_t n = 0; n < 3; ++n)
+  std::array<T, N> out{};
+  for (std::size_t n = 0; n < N; ++n)
     if (!convert_scalar(node[n], out[n]))
       section.fail(key, expected + "got " + describe(node[n]) + " for " + "xyz"[n]);
   return out;
@@ -261,6 +263,13 @@ std::array<T, 3> get_triple(DeckSection& section, const YAML::Node& node, const 
 template <>
 std::array<int, 3> DeckSection::get<std::array<int, 3>>(const std::string& key) {
   const auto v = get_triple<int>(*this, child(key), key);
+  record(key, YAML::Node(v));
+  return v;
+}
+
+template <>
+std::array<int, 2> DeckSection::get<std::array<int, 2>>(const std::string& key) {
+  const auto v = get_triple<int, 2>(*this, child(key), key);
   record(key, YAML::Node(v));
   return v;
 }

@@ -1,5 +1,7 @@
 #include "io/RunConfig.hpp"
 
+#include "framework/TimeTiling.hpp"
+
 #include <fnmatch.h>
 
 #include <cmath>
@@ -112,6 +114,25 @@ ShareSpec read_share(DeckSection& section, const std::string& key) {
   return s;
 }
 
+// After the halo: a given halo.width bounds the steps (it must hold steps x
+// reach layers, checked per app where the reach is known) and auto's candidates.
+TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
+  TimeTilingConfig t;
+  if (tiling.has("steps") && tiling.get<std::string>("steps") == "auto") {
+    t.automatic = true;
+    t.steps = halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
+  } else {
+    t.steps = tiling.get("steps", t.steps);
+    if (t.steps < 1 || t.steps > max_tiled_steps)
+      tiling.fail("steps", "must be an integer from 1 (no tiling) to " + std::to_string(max_tiled_steps) +
+                               ", or auto");
+  }
+  t.tile = tiling.get("tile", t.tile);
+  if (tiling.has("tile") && (t.tile[0] < 1 || t.tile[1] < 1))
+    tiling.fail("tile", "x and y cells of a tile must be >= 1 (leave it out to have it chosen)");
+  return t;
+}
+
 HybridConfig read_hybrid(DeckSection hybrid) {
   HybridConfig h;
   h.cpu_share = read_share(hybrid, "cpu_share");
@@ -151,6 +172,7 @@ RunConfig read_run_config(Deck& deck) {
   config.decomposition = read_decomposition(root.section("decomposition"));
   config.halo = read_halo(root.section("halo"));
   config.hybrid = read_hybrid(root.section("hybrid"));
+  config.time_tiling = read_time_tiling(root.section("time_tiling"), config.halo);
   return config;
 }
 

@@ -73,6 +73,18 @@ struct HybridConfig {
   ShareSpec share_for(const std::string& host) const;
 };
 
+//! Time tiling (framework/TimeTiling.hpp): several steps per exchange and
+//! per pass over memory, for apps whose step is one StepUpdate.
+struct TimeTilingConfig {
+  int steps = 1;                  //!< steps per cycle (1: untiled); the most tried when automatic
+  bool automatic = false;         //!< `auto`: candidates measured on the run's first cycles
+  std::array<int, 2> tile{0, 0};  //!< x and y cells of a tile; 0 = chosen per slab
+  bool requested() const { return steps > 1 || automatic; }
+};
+
+//! The most steps `time_tiling.steps: auto` tries (ghost layers allow).
+constexpr int most_auto_tiled_steps = 8;
+
 struct RunConfig {
   std::string deck_path;
   std::string app;
@@ -84,13 +96,14 @@ struct RunConfig {
   DecompositionConfig decomposition;
   HaloConfig halo;
   HybridConfig hybrid;
+  TimeTilingConfig time_tiling;
 };
 
 //! The default tune cache directory (see node-hybrid/TuneCache.hpp).
 std::string default_tune_cache();
 
 //! Reads and validates the framework sections (app, grid, time, output,
-//! checkpoint, report, decomposition, halo, hybrid).
+//! checkpoint, report, decomposition, halo, hybrid, time_tiling).
 RunConfig read_run_config(Deck& deck);
 
 }  // namespace strata::io

@@ -17,6 +17,11 @@
 //! w sweeps and the sweeps in between recompute the valid part of the ghosts,
 //! across the cut as across rank faces.
 //!
+//! Apps whose step is one StepUpdate (framework/StepUpdate.hpp) call
+//! advance(update, steps) instead: with time tiling (HybridSettings::tiling)
+//! a cycle of steps is one exchange and one tiled pass per slab
+//! (framework/TimeTiling.hpp); untiled, one sweep per step.
+//!
 //! Threads: the rank's main thread calls MPI, launches device work and drives
 //! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
 
@@ -25,6 +30,8 @@
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/ReduceOverCells.hpp"
+#include "framework/StepUpdate.hpp"
+#include "framework/TimeTiling.hpp"
 #include "framework/Timers.hpp"
 #include "halo/HaloExchange.hpp"
 #include "halo/WallGhosts.hpp"
@@ -34,6 +41,7 @@
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabInterface.hpp"
 #include "node-hybrid/SlabPair.hpp"
+#include "node-hybrid/TilingTuner.hpp"
 
 #include <algorithm>
 #include <array>
@@ -62,7 +70,8 @@ class HybridDomain {
                                settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
         groups_(make_groups(settings.groups)),
         slabs_(decomposition, settings.fields, measurement_.controller().plan().host_planes, ghosts_,
-               face_depth(settings), device_exec, host_exec) {
+               face_depth(settings), device_exec, host_exec),
+        tiling_(settings.tiling.steps, settings.tiling.automatic) {
     split_groups();
   }
 
@@ -74,7 +83,8 @@ class HybridDomain {
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
     begin_step();
-    const int substep = step_ % settings_.halo_depth;
+    const int substep = substep_;
+    substep_ = (substep_ + 1) % settings_.halo_depth;
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
     last_boxes_ = {grow_on(slabs_.device.owned, slabs_.device.remote, extra),
                    grow_on(slabs_.host.owned, slabs_.host.remote, extra)};
@@ -89,6 +99,36 @@ class HybridDomain {
     end_step();
   }
 
+  //! Advances `steps` steps of `update` (framework/StepUpdate.hpp), which
+  //! reads the fields HybridSettings::stepped[f].first and writes
+  //! .second; each pair swaps after a step. Tiled, the steps are one cycle
+  //! (at most cycle_steps()): one exchange, then a tiled pass per slab, the
+  //! slabs concurrently. Untiled, one sweep per step.
+  template <class Update>
+  void advance(const Update& update, int steps, Timers& timers) {
+    static_assert(Update::reach >= 1, "a StepUpdate declares its reach");
+    STRATA_REQUIRE(int(settings_.stepped.size()) == Update::fields,
+                   "advance: the update has " << Update::fields << " fields, the settings pair "
+                                              << settings_.stepped.size());
+    STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
+                   "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
+    if (!tiled()) {
+      for (int s = 0; s < steps; ++s) {
+        sweep([&](const auto& fields) { return StepKernel<Update>{update, state_in<Update>(fields),
+                                                                  state_out<Update>(fields)}; },
+              timers);
+        swap_stepped();
+      }
+      return;
+    }
+    tiled_cycle(update, steps, timers);
+  }
+
+  //! The most steps advance() takes at once: the tiled cycle's length (or
+  //! the candidate being measured), 1 untiled.
+  int cycle_steps() const { return tiled() ? tiling_.steps() : 1; }
+  bool tiled() const { return settings_.tiling.steps > 1 || settings_.tiling.automatic; }
+
   //! Brackets one step of launches and exchanges (what sweep() does for
   //! itself): planes may move at begin_step, and the step is timed for the
   //! share controller.
@@ -97,9 +137,9 @@ class HybridDomain {
     measurement_.begin_step();
   }
 
-  void end_step() {
-    measurement_.end_step(double(slabs_.device.owned.num_cells()), double(slabs_.host.owned.num_cells()));
-    ++step_;
+  void end_step(int steps = 1) {
+    measurement_.end_step(double(slabs_.device.owned.num_cells()), double(slabs_.host.owned.num_cells()), steps);
+    step_ += steps;
   }
 
   //! Runs the kernel `make_kernel(fields)` builds for each slab over
@@ -123,17 +163,7 @@ class HybridDomain {
 
   //! Refreshes the ghosts of halo group `g` (HybridSettings::groups): MPI
   //! neighbours, the other slab across the cut, then the walls.
-  void exchange(int g, Timers& timers) {
-    Group& group = groups_.at(g);
-    group.exchange->start(fields_of(slabs_.device, group.fields), fields_of(slabs_.host, group.fields), timers);
-    start_interface(group, timers);
-    finish_interface(group, timers);
-    group.exchange->finish(timers);
-    for_each_slab([&](const auto& slab) {
-      fill_walls(slab, group.fields, WallFill::All, settings_.groups[g].depth, timers);
-      slab.exec.fence();
-    });
-  }
+  void exchange(int g, Timers& timers) { refresh(groups_.at(g), settings_.groups[g].depth, timers); }
 
   //! A pointwise kernel (no neighbours read) after a sweep, over the same
   //! cells the sweep computed, ghost cells of a deep halo included, on both
@@ -189,7 +219,7 @@ class HybridDomain {
   int host_planes() const { return slabs_.host.owned.extent(Z); }
   int planes() const { return decomposition_.local().extent(Z); }
   //! True at the start of an exchange cycle, where planes may move.
-  bool at_cycle_start() const { return step_ % settings_.halo_depth == 0; }
+  bool at_cycle_start() const { return substep_ == 0; }
 
   //! Moves the cut so the host slab has `host_planes` planes, carrying every
   //! field's owned values across bit for bit. Only at a cycle start.
@@ -256,6 +286,7 @@ class HybridDomain {
   //! Collective: rank 0 prints the halo hiding and the slab balance (node-hybrid/HybridReport.hpp).
   void report(std::ostream& out) const {
     report_halo_hiding(out, halo_seconds(), decomposition_);
+    report_time_tiling(out);
     report_balance(out, measurement_,
                    {host_planes(), planes(), !slabs_.device.empty() && !slabs_.host.empty(), HostExec::name(),
                     DeviceExec::name()},
@@ -305,6 +336,134 @@ class HybridDomain {
     auto timer = timers.time("boundary");
     compute(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
             make_kernel, false);
+  }
+
+  // Messages, the interface, then the walls of `depth` layers (-1: all).
+  void refresh(Group& group, int depth, Timers& timers) {
+    group.exchange->start(fields_of(slabs_.device, group.fields), fields_of(slabs_.host, group.fields), timers);
+    start_interface(group, timers);
+    finish_interface(group, timers);
+    group.exchange->finish(timers);
+    for_each_slab([&](const auto& slab) {
+      fill_walls(slab, group.fields, WallFill::All, depth, timers);
+      slab.exec.fence();
+    });
+  }
+
+  // A tiled cycle: one exchange of the state's ghosts (steps x reach deep),
+  // then each slab's tiles, the device's queued first.
+  template <class Update>
+  void tiled_cycle(const Update& update, int steps, Timers& timers) {
+    const bool tuning = tiling_.tuning();
+    if (!tuning) begin_step();
+    const double start = Timers::now();
+    refresh(sweep_halo_, Update::reach, timers);  // the tiles mirror the walls of later levels
+    {
+      auto timer = timers.time("tiled steps");
+      if (!slabs_.device.empty()) {
+        const double t0 = Timers::now();
+        run_tiles(slabs_.device, update, steps, 0);
+        if (measurement_.timing_slabs() && !tuning) {
+          slabs_.device.exec.fence();
+          measurement_.add_device_seconds(Timers::now() - t0);
+        }
+      }
+      if (!slabs_.host.empty()) {
+        const double t0 = Timers::now();
+        run_tiles(slabs_.host, update, steps, 1);
+        slabs_.host.exec.fence();
+        if (measurement_.timing_slabs() && !tuning) measurement_.add_host_seconds(Timers::now() - t0);
+      }
+    }
+    wait_for_device(timers);
+    swap_stepped();
+    if (!tuning) {
+      end_step(steps);
+      return;
+    }
+    step_ += steps;
+    std::array<double, 1> slowest{Timers::now() - start};
+    allreduce_over_ranks<Max>(slowest, decomposition_.comm());
+    tiling_.measured(steps, slowest[0]);
+    if (tiling_.chosen() && settings_.tiling.on_chosen)
+      settings_.tiling.on_chosen(*tiling_.chosen(), tiling_.trials().back().seconds_per_step);
+  }
+
+  // `which`: 0 the device slab, 1 the host slab (for the report).
+  template <class Update, class S>
+  void run_tiles(const S& slab, const Update& update, int steps, int which) {
+    constexpr int N = Update::fields;
+    TiledCycle<N> cycle;
+    cycle.levels = steps;
+    cycle.reach = Update::reach;
+    cycle.owned = slab.owned;
+    cycle.walls = slab.walls;
+    for (int f = 0; f < N; ++f) {
+      const int id = settings_.stepped[f].first;
+      STRATA_REQUIRE(settings_.fields[id].stagger == cell_centred(),
+                     "time tiling: field " << settings_.fields[id].name << " is not cell-centred");
+      const WallConditions conditions = wall_conditions(id);
+      for (int a = 0; a < 3; ++a) {
+        STRATA_REQUIRE(conditions[a].mirror_inset == 0, "time tiling: walls mirror across the wall itself");
+        const bool dirichlet = conditions[a].kind == WallKind::Dirichlet;
+        cycle.mirror[f][a] = {dirichlet ? 2.0 * conditions[a].value : 0.0, dirichlet ? -1.0 : 1.0};
+      }
+    }
+    cycle.tile = tile_shape(cycle, slab.exec);
+    tiles_[which] = cycle.tile;
+    run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields), cycle);
+  }
+
+  // The deck's tile, clipped to the slab, or one chosen for the slab.
+  template <int N, class Exec>
+  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec) const {
+    const TileShape& given = settings_.tiling.tile;
+    if (given[0] > 0)
+      return {std::min(given[0], cycle.owned.extent(X)), std::min(given[1], cycle.owned.extent(Y))};
+    if constexpr (Impl::runs_on_host<Exec>)
+      return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes);
+    else
+      return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
+  }
+
+  // Plane windows per host thread: within a core's share of L2.
+  static constexpr std::size_t host_tile_cache_bytes = std::size_t(1) << 20;
+
+  template <class Update, class Fields>
+  StateIn<Update::fields> state_in(const Fields& fields) const {
+    StateIn<Update::fields> in;
+    for (int f = 0; f < Update::fields; ++f) in[f] = fields[settings_.stepped[f].first].cells();
+    return in;
+  }
+
+  template <class Update, class Fields>
+  StateOut<Update::fields> state_out(const Fields& fields) const {
+    StateOut<Update::fields> out;
+    for (int f = 0; f < Update::fields; ++f) out[f] = fields[settings_.stepped[f].second].cells();
+    return out;
+  }
+
+  void swap_stepped() {
+    for (const auto& [state, next] : settings_.stepped) swap_fields(state, next);
+  }
+
+  // Rank 0: the cycle length and tile, and how an automatic choice was made.
+  void report_time_tiling(std::ostream& out) const {
+    if (!tiled() || decomposition_.rank() != 0) return;
+    out << "time tiling: " << tiling_.steps() << " step(s) per cycle, one exchange each; rank 0's tiles (x by y):";
+    for (int s = 0; s < 2; ++s)
+      if (tiles_[s][0] > 0) out << (s == 0 ? " device slab " : " host slab ") << tiles_[s][0] << "x" << tiles_[s][1];
+    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n" : " (chosen per slab: plane windows within "
+                                                                    + std::to_string(host_tile_cache_bytes >> 10) +
+                                                                    " KiB per host thread)\n");
+    if (tiling_.chosen()) {
+      out << "time tiling: auto chose " << *tiling_.chosen() << " from measured seconds per step:";
+      for (const TilingTuner::Trial& t : tiling_.trials()) out << " " << t.steps << ": " << t.seconds_per_step;
+      out << "\n";
+    } else if (settings_.tiling.automatic) {
+      out << "time tiling: auto still measuring when the run ended (" << tiling_.trials().size()
+          << " candidate(s) done)\n";
+    }
   }
 
   Group make_group(const std::vector<int>& fields, int width, HaloShape shape) const {
@@ -499,7 +658,10 @@ class HybridDomain {
   std::vector<Group> groups_;
   SlabPair<DeviceExec, HostExec> slabs_;
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
+  TilingTuner tiling_;
+  std::array<TileShape, 2> tiles_{};  //!< the last tiled cycle's tiles, device and host slab
   int step_ = 0;
+  int substep_ = 0;  //!< sweeps since the last exchange
 };
 
 }  // namespace strata

@@ -5,6 +5,7 @@
 //! halo depth, the wall conditions and where the cut between the slabs lies.
 
 #include "framework/Stagger.hpp"
+#include "framework/TimeTiling.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ShareController.hpp"
 
@@ -34,6 +35,19 @@ struct HaloGroup {
   int depth = 1;
 };
 
+//! Time tiling for apps that step with HybridDomain::advance: cycles of up
+//! to `steps` steps, one exchange each, computed in tiles (framework/
+//! TimeTiling.hpp). `steps` 1 and not automatic: one overlapped sweep per
+//! step, as without tiling. Automatic: the candidates 1, 2, 4, ... up to
+//! `steps` are measured on the run's first cycles and the fastest kept.
+struct TimeTilingSettings {
+  int steps = 1;
+  bool automatic = false;
+  TileShape tile{0, 0};  //!< x and y cells of a tile; 0: chosen per slab
+  //! Called when the automatic choice is made (steps, seconds per step), e.g. to cache it.
+  std::function<void(int, double)> on_chosen;
+};
+
 struct HybridSettings {
   std::vector<FieldSpec> fields;    //!< the fields on both slabs
   std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
@@ -43,6 +57,10 @@ struct HybridSettings {
   int min_ghosts = 0;               //!< ghost layers to allocate at least (kernels reaching further)
   bool overlap = true;              //!< compute interiors while messages are in flight
   bool device_messages = false;     //!< GPU-aware MPI (device slab only)
+  //! (state, next state) field pairs of the update HybridDomain::advance
+  //! steps: it reads the first, writes the second, and they swap after it.
+  std::vector<std::pair<int, int>> stepped;
+  TimeTilingSettings tiling;
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   ShareSettings share;              //!< where the cut lies, fixed or tuned

@@ -2,6 +2,8 @@
 
 #include "framework/Timers.hpp"
 
+#include <algorithm>
+
 #include <utility>
 
 namespace strata {
@@ -15,33 +17,37 @@ std::optional<int> ShareMeasurement::interval_starting() {
   const ShareController::Plan plan = controller_.plan();
   serialize_ = plan.serialize;
   warmup_left_ = cycle_;
-  measured_left_ = interval_steps_ = plan.sweeps;
+  measured_left_ = plan.sweeps;
   return plan.host_planes;
 }
 
 void ShareMeasurement::begin_step() { step_started_ = Timers::now(); }
 
-void ShareMeasurement::end_step(double device_cells, double host_cells) {
+void ShareMeasurement::end_step(double device_cells, double host_cells, int steps) {
   if (timing_slabs()) {
-    times_.device_cells += device_cells;
-    times_.host_cells += host_cells;
+    times_.device_cells += device_cells * steps;
+    times_.host_cells += host_cells * steps;
   }
   const double seconds = Timers::now() - step_started_;
-  total_.add(seconds, 1);
+  total_.add(seconds, steps);
   if (warmup_left_ > 0) {
-    if (--warmup_left_ == 0) {
+    warmup_left_ = std::max(0, warmup_left_ - steps);
+    if (warmup_left_ == 0) {
       interval_start_ = times_;
       interval_wall_ = 0.0;
+      measured_steps_ = 0;
     }
   } else {
     interval_wall_ += seconds;
-    if (--measured_left_ == 0) end_interval();
+    measured_steps_ += steps;
+    measured_left_ = std::max(0, measured_left_ - steps);
+    if (measured_left_ == 0) end_interval();
   }
 }
 
 void ShareMeasurement::end_interval() {
-  const double n = interval_steps_;
-  (serialize_ ? serialised_ : concurrent_).add(interval_wall_, interval_steps_);
+  const double n = measured_steps_;
+  (serialize_ ? serialised_ : concurrent_).add(interval_wall_, measured_steps_);
   const double device = (times_.device_seconds - interval_start_.device_seconds) / n;
   // On two processors the host thread also launches the device's work,
   // stages the interface and fills walls while the device computes: all of

@@ -44,8 +44,9 @@ class ShareMeasurement {
   bool timing_slabs() const { return serialize_ && warmup_left_ == 0; }
   void add_device_seconds(double s) { times_.device_seconds += s; }
   void add_host_seconds(double s) { times_.host_seconds += s; }
-  //! As a step ends, with the cells each slab owned.
-  void end_step(double device_cells, double host_cells);
+  //! As a step (or a tiled cycle of `steps` steps) ends, with the cells
+  //! each slab owned.
+  void end_step(double device_cells, double host_cells, int steps = 1);
 
   const ShareController& controller() const { return controller_; }
   const SlabTimes& times() const { return times_; }
@@ -64,7 +65,7 @@ class ShareMeasurement {
   SlabTimes times_, interval_start_;
   StepWall serialised_, concurrent_, total_;
   bool serialize_ = false;
-  int warmup_left_ = 0, measured_left_ = 0, interval_steps_ = 0;
+  int warmup_left_ = 0, measured_left_ = 0, measured_steps_ = 0;
   double step_started_ = 0.0, interval_wall_ = 0.0;
 };
 

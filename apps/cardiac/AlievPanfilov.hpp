@@ -1,14 +1,14 @@
 #pragma once
 //! \file AlievPanfilov.hpp
 //! The reaction part of the Aliev-Panfilov model, one explicit Euler step per
-//! cell (the ODE kernel; the PDE kernel is apps/common/Diffusion7.hpp):
+//! cell (the ODE; the PDE is apps/common/Diffusion7.hpp, both fused in
+//! CardiacStep.hpp):
 //!   e <- e - dt (k e (e - a)(e - 1) + e r)
 //!   r <- r + dt (epsilon + mu1 r / (e + mu2)) (-r - k e (e - b - 1))
 //! with the updated e in the r step, as in the reference code of the
 //! model's benchmark (Baden's apf). 10 + 13 = 23 flops per cell.
 
 #include "apps/cardiac/CardiacParams.hpp"
-#include "framework/CellArray.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -17,21 +17,16 @@
 
 namespace strata::cardiac {
 
-struct AlievPanfilovStep {
-  CellArray<double> e, r;
+struct AlievPanfilov {
   double dt, a, b, k, mu1, mu2, epsilon;
 
-  AlievPanfilovStep(CellArray<double> excitation, CellArray<double> recovery, double step,
-                    const CardiacParams& p)
-      : e(excitation), r(recovery), dt(step), a(p.a), b(p.b), k(p.k), mu1(p.mu1), mu2(p.mu2),
-        epsilon(p.epsilon) {}
+  AlievPanfilov(double step, const CardiacParams& p)
+      : dt(step), a(p.a), b(p.b), k(p.k), mu1(p.mu1), mu2(p.mu2), epsilon(p.epsilon) {}
 
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int m) const {
-    const double e0 = e(i, j, m);
-    const double r0 = r(i, j, m);
-    const double e1 = e0 - dt * (k * e0 * (e0 - a) * (e0 - 1.0) + e0 * r0);
-    e(i, j, m) = e1;
-    r(i, j, m) = r0 + dt * (epsilon + mu1 * r0 / (e1 + mu2)) * (-r0 - k * e1 * (e1 - b - 1.0));
+  //! (e0, r0) -> (e1, r1) at one cell.
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(double e0, double r0, double& e1, double& r1) const {
+    e1 = e0 - dt * (k * e0 * (e0 - a) * (e0 - 1.0) + e0 * r0);
+    r1 = r0 + dt * (epsilon + mu1 * r0 / (e1 + mu2)) * (-r0 - k * e1 * (e1 - b - 1.0));
   }
 };
 

@@ -9,9 +9,9 @@
 
 #include "apps/cardiac/AlievPanfilov.hpp"
 #include "apps/cardiac/CardiacParams.hpp"
+#include "apps/cardiac/CardiacStep.hpp"
 #include "apps/cardiac/Excitation.hpp"
 #include "apps/cardiac/Stimulus.hpp"
-#include "apps/common/Diffusion7.hpp"
 #include "apps/common/HybridSimulation.hpp"
 #include "io/RunConfig.hpp"
 
@@ -28,8 +28,9 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   using Base::domain_;
 
  public:
-  static constexpr int reach = 1;
-  enum FieldId { E = 0, E_NEXT = 1, R = 2 };
+  static constexpr int reach = CardiacStep::reach;
+  static constexpr bool time_tiled = true;
+  enum FieldId { E = 0, E_NEXT = 1, R = 2, R_NEXT = 3 };
 
   Cardiac(const io::GridConfig& grid, const CardiacParams& params, const Decomposition& decomposition,
           const io::HaloConfig& halo, const HybridSettings& hybrid)
@@ -43,24 +44,20 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
 
   double stable_dt() const override { return cardiac::stable_dt(params_, spacing_); }
 
-  void advance(double time, double dt, Timers& timers) override {
-    if (s2_pending_ && time >= *params_.s2_time) {
+  void advance(double time, double dt, Timers& timers) override { advance_steps(time, dt, 1, timers); }
+
+  //! The S2 stimulus fires at the start of the first step at or after s2_time.
+  bool event_at(double time) const override { return s2_pending_ && time >= *params_.s2_time; }
+
+  void advance_steps(double time, double dt, int steps, Timers& timers) override {
+    if (event_at(time)) {
       const double mid_x = 0.5 * (grid_.lo[X] + grid_.hi[X]), mid_y = 0.5 * (grid_.lo[Y] + grid_.hi[Y]);
       stimulate(mid_x, mid_y, false);
       s2_pending_ = false;
     }
-    const double d = params_.diffusion;
-    const auto spacing = spacing_;
-    domain_.sweep(
-        [=](const auto& fields) { return Diffusion7(fields[E].cells(), fields[E_NEXT].cells(), d, dt, spacing); },
-        timers);
-    if (params_.reaction) {
-      const CardiacParams p = params_;
-      domain_.pointwise(
-          [=](const auto& fields) { return AlievPanfilovStep(fields[E_NEXT].cells(), fields[R].cells(), dt, p); },
-          timers);
-    }
-    domain_.swap_fields(E, E_NEXT);
+    domain_.advance(CardiacStep{Diffusion7(params_.diffusion, dt, spacing_), AlievPanfilov(dt, params_),
+                                params_.reaction},
+                    steps, timers);
   }
 
   //! Whether the S2 stimulus is still to come: restarted after s2_time, it must not fire again.
@@ -123,9 +120,10 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
 
   static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
-    s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r"};
+    s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
     // A deep halo recomputes the reaction in ghost cells too, which needs r there.
     s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
+    s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
     s.wall = WallCondition{WallKind::Neumann, 0.0};
     return s;
   }

@@ -88,6 +88,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
  public:
   static constexpr int reach = advection_depth;
+  static constexpr bool time_tiled = false;  //!< many kernels per step, with halo groups of their own
 
   CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
                const io::HaloConfig& halo, const HybridSettings& hybrid)

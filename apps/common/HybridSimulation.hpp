@@ -56,6 +56,8 @@ class HybridSimulation : public Simulation {
     domain_.scatter(field_id(name), values);
   }
 
+  int max_cycle_steps() const override { return domain_.cycle_steps(); }
+
   double host_share() const override {
     return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
   }
@@ -66,12 +68,12 @@ class HybridSimulation : public Simulation {
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
 
  protected:
-  //! The halo part of an app's settings: depth w = width / reach (1 when
-  //! the width is 0), overlap, and GPU-aware messages where the device slab
-  //! is on a device and MPI accepts its memory.
+  //! The halo part of an app's settings: depth w = width / reach (when the
+  //! width is 0: 1, or the steps of a tiled cycle), overlap, and GPU-aware
+  //! messages where the device slab is on a device and MPI accepts its memory.
   static HybridSettings with_halo(HybridSettings s, const io::HaloConfig& halo, int reach) {
     s.reach = reach;
-    s.halo_depth = halo.width == 0 ? 1 : halo.width / reach;
+    s.halo_depth = halo.width == 0 ? s.tiling.steps : halo.width / reach;
     s.overlap = halo.overlap;
     s.device_messages = !Impl::runs_on_host<DeviceExec> &&
                         use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));

@@ -3,11 +3,12 @@
 //! The 3D heat equation u_t = alpha * laplacian(u) with u = 0 on every wall,
 //! explicit Euler in time, 7-point Laplacian on a cell-centred grid. The
 //! initial state is the slowest sine mode, so the exact solution is known.
-//! Each rank's box runs as two concurrent slabs (node-hybrid/HybridDomain).
+//! Each rank's box runs as two concurrent slabs (node-hybrid/HybridDomain);
+//! the step is one update (HeatStep.hpp), so it can be time tiled.
 
-#include "apps/common/Diffusion7.hpp"
 #include "apps/common/HybridSimulation.hpp"
 #include "apps/heat3d/ExactSolution.hpp"
+#include "apps/heat3d/HeatStep.hpp"
 #include "apps/heat3d/HeatParams.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
@@ -31,7 +32,8 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
   using Base::domain_;
 
  public:
-  static constexpr int reach = 1;  //!< stencil radius of the 7-point update
+  static constexpr int reach = HeatStep::reach;  //!< stencil radius of the 7-point update
+  static constexpr bool time_tiled = true;
   enum FieldId { U = 0, U_NEXT = 1 };
 
   //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
@@ -52,15 +54,10 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
     return 0.5 / (alpha_ * sum);
   }
 
-  void advance(double /*time*/, double dt, Timers& timers) override {
-    const double alpha = alpha_;
-    const auto spacing = spacing_;
-    domain_.sweep(
-        [=](const auto& fields) {
-          return Diffusion7(fields[U].cells(), fields[U_NEXT].cells(), alpha, dt, spacing);
-        },
-        timers);
-    domain_.swap_fields(U, U_NEXT);
+  void advance(double time, double dt, Timers& timers) override { advance_steps(time, dt, 1, timers); }
+
+  void advance_steps(double /*time*/, double dt, int steps, Timers& timers) override {
+    domain_.advance(HeatStep{Diffusion7(alpha_, dt, spacing_)}, steps, timers);
   }
 
   //! Sets u to the exact solution at `time` on both slabs.
@@ -109,6 +106,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
+    s.stepped = {{U, U_NEXT}};
     s.wall = WallCondition{WallKind::Dirichlet, 0.0};
     return s;
   }

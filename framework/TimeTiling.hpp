@@ -1,0 +1,332 @@
+#pragma once
+//! \file TimeTiling.hpp
+//! Time tiling: n consecutive steps of a StepUpdate (framework/StepUpdate.hpp)
+//! over a slab in one pass over memory, exactly as n untiled steps compute
+//! them.
+//!
+//! The slab's x-y plane is cut into tiles; each tile is one team (one host
+//! thread, or one GPU thread block), independent of every other tile. A tile
+//! streams along z as a wavefront: at wavefront position p it computes level
+//! 1 at plane p, level 2 at plane p - r, ..., level t at p - (t-1) r (r the
+//! update's reach), so level t finds the 2r+1 planes of level t-1 it reads
+//! just computed. Levels 1..n-1 live only in per-tile plane windows of 2r+1
+//! planes (framework/PlaneWindow.hpp) that stay in cache (host) or team
+//! scratch (device); level 0 is read from the input fields and level n
+//! written to the output fields. Memory traffic is one read and one write
+//! per cell for the n steps.
+//!
+//! Overlapped tiles: level t of a tile covers the tile grown by (n-t) r in x
+//! and y, so a tile needs nothing from its neighbours; the cells of that
+//! overlap are computed redundantly (the price of independence, paid once
+//! per level and shrinking towards level n). Towards a face whose ghosts
+//! come from elsewhere (a rank, the other slab) every level reaches (n-t) r
+//! into the ghost layers, which must hold n r valid layers at level 0
+//! (ghost-cell expansion, one exchange per cycle). Towards a physical wall
+//! the level stops at the wall and its wall ghosts are mirrored inside the
+//! window right after each plane is computed (x, then y spanning the x
+//! ghosts, then z spanning both, as halo/WallGhosts.hpp orders them), so no
+//! separate pass over the box fills walls between steps.
+//!
+//! Exact: every cell of every level is computed by the same update from the
+//! same values as in an untiled step, so the result is bitwise the same.
+
+#include "framework/Box.hpp"
+#include "framework/Error.hpp"
+#include "framework/ForEachCell.hpp"
+#include "framework/PlaneWindow.hpp"
+#include "framework/Region.hpp"
+#include "framework/StepUpdate.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+
+namespace strata {
+
+//! The most steps one tiled cycle takes.
+constexpr int max_tiled_steps = 16;
+
+//! A cell-centred wall condition as the mirror it is: ghost = offset + sign * mirror.
+struct WallMirror {
+  double offset = 0.0;
+  double sign = -1.0;
+};
+
+//! x and y extents of a tile's own cells.
+using TileShape = std::array<int, 2>;
+
+//! One tiled cycle over a slab: `levels` steps of an update of `reach`
+//! over `owned`, whose faces are walls (`walls`) or have levels * reach
+//! valid ghost layers; wall conditions per field and axis.
+template <int N>
+struct TiledCycle {
+  int levels = 1;
+  int reach = 1;
+  Box owned;
+  FaceMask walls{};
+  WallMirror mirror[N][3];
+  TileShape tile{0, 0};
+
+  //! Cells level t (0..levels) is valid on: `owned` grown by (levels - t)
+  //! reach towards every face that is not a wall.
+  KOKKOS_INLINE_FUNCTION Box level_box(int t) const {
+    Box b = owned;
+    const int grow_by = (levels - t) * reach;
+    for (int a = 0; a < 3; ++a) {
+      if (!walls[a][0]) b.lo[a] -= grow_by;
+      if (!walls[a][1]) b.hi[a] += grow_by;
+    }
+    return b;
+  }
+
+  KOKKOS_INLINE_FUNCTION int tiles_x() const { return (owned.extent(X) + tile[0] - 1) / tile[0]; }
+  KOKKOS_INLINE_FUNCTION int num_tiles() const {
+    return tiles_x() * ((owned.extent(Y) + tile[1] - 1) / tile[1]);
+  }
+
+  //! x and y extents of a plane window: a tile grown by levels * reach
+  //! (level 1's overlap plus the wall ghosts it mirrors).
+  KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return tile[axis] + 2 * levels * reach; }
+  KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
+  //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
+  std::size_t scratch_doubles() const {
+    return std::size_t(levels - 1) * N *
+           PlaneWindow<double>::size(window_extent(X), window_extent(Y), window_planes());
+  }
+};
+
+namespace Impl {
+
+// Kokkos 3.4 has no device-callable std::min for ints.
+KOKKOS_INLINE_FUNCTION int min_of(int a, int b) { return a < b ? a : b; }
+KOKKOS_INLINE_FUNCTION int max_of(int a, int b) { return a > b ? a : b; }
+
+// One tile of a TiledCycle: a team's whole share of the cycle.
+template <class Update, class ExecSpace>
+struct TiledCycleKernel {
+  static constexpr int N = Update::fields;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Windows = Kokkos::Array<PlaneWindow<double>, N>;
+
+  Update update;
+  StateIn<N> in;
+  StateOut<N> out;
+  TiledCycle<N> cycle;
+
+  // The x-y rectangle of a level within a tile (z: the level's planes).
+  struct Rect {
+    int x0, x1, y0, y1;
+  };
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const int n = cycle.levels, r = cycle.reach;
+    const int tx = team.league_rank() % cycle.tiles_x(), ty = team.league_rank() / cycle.tiles_x();
+    const Box& own = cycle.owned;
+    const int x0 = own.lo[X] + tx * cycle.tile[0], y0 = own.lo[Y] + ty * cycle.tile[1];
+    const int x1 = min_of(x0 + cycle.tile[0], own.hi[X]), y1 = min_of(y0 + cycle.tile[1], own.hi[Y]);
+    double* scratch = static_cast<double*>(
+        team.team_scratch(1).get_shmem(cycle.scratch_doubles() * sizeof(double)));
+    const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y);
+    const int first_k = cycle.level_box(0).lo[Z] - r;
+    const auto windows = [&](int t) {
+      Windows w;
+      for (int f = 0; f < N; ++f)
+        w[f] = PlaneWindow<double>(
+            scratch + std::size_t((t - 1) * N + f) * PlaneWindow<double>::size(wx, wy, cycle.window_planes()),
+            x0 - n * r, y0 - n * r, wx, wy, first_k, cycle.window_planes());
+      return w;
+    };
+
+    int last = 0;
+    for (int t = 1; t <= n; ++t) {
+      const Box level = cycle.level_box(t);
+      const int tail = t < n && cycle.walls[Z][1] ? r : 0;  // top wall ghosts of the windowed levels
+      last = max_of(last, level.hi[Z] - 1 + tail + (t - 1) * r);
+    }
+    for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
+      for (int t = 1; t <= n; ++t) {
+        const Box level = cycle.level_box(t);
+        const int grow_by = (n - t) * r;
+        const Rect rect{max_of(x0 - grow_by, level.lo[X]), min_of(x1 + grow_by, level.hi[X]),
+                        max_of(y0 - grow_by, level.lo[Y]), min_of(y1 + grow_by, level.hi[Y])};
+        const int q = p - (t - 1) * r;
+        if (q >= level.lo[Z] && q < level.hi[Z]) {
+          compute_plane(team, t, q, rect, windows);
+          if (t < n) mirror_plane_walls(team, windows(t), rect, level, q);
+        } else if (t < n && cycle.walls[Z][1] && q >= level.hi[Z] && q < level.hi[Z] + r) {
+          mirror_z_ghost(team, windows(t), rect, q, 2 * level.hi[Z] - 1 - q);
+        }
+      }
+    }
+  }
+
+  // Level t of plane q on `rect`: from the input fields or level t-1's
+  // window, into level t's window or the output fields.
+  template <class MakeWindows>
+  KOKKOS_FUNCTION void compute_plane(const Member& team, int t, int q, const Rect& rect,
+                                     const MakeWindows& windows) const {
+    // Local copies: stores through the output pointers cannot alias them,
+    // so coefficients and pointers stay in registers across the row loop.
+    const int n = cycle.levels;
+    const Update u = update;
+    if (n == 1) {
+      const StateIn<N> prev = in;
+      const StateOut<N> next = out;
+      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+    } else if (t == 1) {
+      const StateIn<N> prev = in;
+      const Windows next = windows(1);
+      prefetch_input(rect, q + cycle.reach + 1);
+      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+    } else if (t == n) {
+      const Windows prev = windows(n - 1);
+      const StateOut<N> next = out;
+      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+    } else {
+      const Windows prev = windows(t - 1), next = windows(t);
+      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+    }
+    team.team_barrier();
+  }
+
+  // The wall ghosts of plane q of a windowed level: x walls beside the
+  // rows computed, y walls spanning them, and, where q mirrors into a
+  // ghost plane below a z wall, that plane.
+  KOKKOS_FUNCTION void mirror_plane_walls(const Member& team, const Windows& w, const Rect& rect, const Box& level,
+                                          int q) const {
+    const int r = cycle.reach;
+    const Box& own = cycle.owned;
+    Rect span = rect;  // the rows plus the ghosts filled so far
+    for (int side = 0; side < 2; ++side) {
+      if (!touches_wall(X, side, rect.x0, rect.x1)) continue;
+      const int ghost0 = side == 0 ? own.lo[X] - r : own.hi[X];
+      const int reflect = side == 0 ? 2 * own.lo[X] - 1 : 2 * own.hi[X] - 1;
+      for_rows(team, Rect{ghost0, ghost0 + r, rect.y0, rect.y1}, [&](int i, int j) {
+        for (int f = 0; f < N; ++f) {
+          const WallMirror m = cycle.mirror[f][X];
+          w[f](i, j, q) = m.offset + m.sign * w[f](reflect - i, j, q);
+        }
+      });
+      (side == 0 ? span.x0 : span.x1) = side == 0 ? ghost0 : ghost0 + r;
+    }
+    team.team_barrier();
+    for (int side = 0; side < 2; ++side) {
+      if (!touches_wall(Y, side, rect.y0, rect.y1)) continue;
+      const int ghost0 = side == 0 ? own.lo[Y] - r : own.hi[Y];
+      const int reflect = side == 0 ? 2 * own.lo[Y] - 1 : 2 * own.hi[Y] - 1;
+      for_rows(team, Rect{span.x0, span.x1, ghost0, ghost0 + r}, [&](int i, int j) {
+        for (int f = 0; f < N; ++f) {
+          const WallMirror m = cycle.mirror[f][Y];
+          w[f](i, j, q) = m.offset + m.sign * w[f](i, reflect - j, q);
+        }
+      });
+    }
+    team.team_barrier();
+    if (cycle.walls[Z][0] && q < level.lo[Z] + r) mirror_z_ghost(team, w, rect, 2 * level.lo[Z] - 1 - q, q);
+  }
+
+  // Ghost plane g below or above a z wall from plane `from`, spanning the
+  // rows and the x and y wall ghosts mirrored with them.
+  KOKKOS_FUNCTION void mirror_z_ghost(const Member& team, const Windows& w, const Rect& rect, int g, int from) const {
+    const int r = cycle.reach;
+    Rect span = rect;
+    if (touches_wall(X, 0, rect.x0, rect.x1)) span.x0 -= r;
+    if (touches_wall(X, 1, rect.x0, rect.x1)) span.x1 += r;
+    if (touches_wall(Y, 0, rect.y0, rect.y1)) span.y0 -= r;
+    if (touches_wall(Y, 1, rect.y0, rect.y1)) span.y1 += r;
+    for_rows(team, span, [&](int i, int j) {
+      for (int f = 0; f < N; ++f) {
+        const WallMirror m = cycle.mirror[f][Z];
+        w[f](i, j, g) = m.offset + m.sign * w[f](i, j, from);
+      }
+    });
+    team.team_barrier();
+  }
+
+  // Host: level 0's plane k, which the wavefront reads next, requested
+  // from memory ahead of its use (the hardware prefetcher stops at page
+  // boundaries, and the rows of a plane span many pages).
+  KOKKOS_INLINE_FUNCTION void prefetch_input(const Rect& rect, int k) const {
+    if constexpr (runs_on_host<ExecSpace>) {
+      if (k >= cycle.level_box(0).hi[Z] + cycle.reach) return;
+      const int r = cycle.reach;
+      for (int f = 0; f < N; ++f)
+        for (int j = rect.y0 - r; j < rect.y1 + r; ++j)
+          for (int i = rect.x0 - r; i < rect.x1 + r; i += 8) __builtin_prefetch(&in[f](i, j, k));
+    } else {
+      (void)rect, (void)k;
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION bool touches_wall(int axis, int side, int lo, int hi) const {
+    return cycle.walls[axis][side] && (side == 0 ? lo == cycle.owned.lo[axis] : hi == cycle.owned.hi[axis]);
+  }
+
+  // f(i, j) over a rectangle's rows: on the host one thread, rows in order
+  // and the i loop vectorised; on a device the team's threads over rows
+  // and its vector lanes along i.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
+    if constexpr (runs_on_host<ExecSpace>) {
+      (void)team;
+      for (int j = rect.y0; j < rect.y1; ++j) {
+#pragma omp simd
+        for (int i = rect.x0; i < rect.x1; ++i) f(i, j);
+      }
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rect.y1 - rect.y0), [&](int jj) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rect.x1 - rect.x0),
+                             [&](int ii) { f(rect.x0 + ii, rect.y0 + jj); });
+      });
+    }
+  }
+};
+
+}  // namespace Impl
+
+//! Runs `cycle` on `exec`: one team per tile, each with its plane windows in
+//! team scratch. Asynchronous on device instances; callers fence.
+template <class ExecSpace, class Update>
+void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                     const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle) {
+  if (cycle.owned.empty()) return;
+  STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
+                 "time tiling: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
+  STRATA_REQUIRE(cycle.tile[0] >= 1 && cycle.tile[1] >= 1, "time tiling: empty tile");
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  // Device: a warp's lanes along a row, a few rows at a time per block.
+  Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, cycle.num_tiles(), 1)
+                                                : Policy(exec, cycle.num_tiles(), 8, 32);
+  const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
+  if (bytes > 0) policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("strata::tiled_cycle", policy,
+                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle});
+}
+
+//! A tile shape for `cycle` on the host: whole rows where a window of them
+//! fits `cache_bytes` per thread, else square tiles that do, and at least
+//! two tiles per thread so the threads balance.
+template <int N>
+TileShape host_tile_shape(const TiledCycle<N>& cycle, int threads, std::size_t cache_bytes) {
+  TiledCycle<N> c = cycle;
+  const int nx = cycle.owned.extent(X), ny = cycle.owned.extent(Y);
+  const auto fits = [&](int tx, int ty) {
+    c.tile = {tx, ty};
+    return c.scratch_doubles() * sizeof(double) <= cache_bytes;
+  };
+  int tx = nx;
+  int ty = ny;
+  while (ty > 4 && !fits(tx, ty)) ty = (ty + 1) / 2;
+  if (!fits(tx, ty)) {
+    ty = std::min(ny, 64);
+    tx = std::min(nx, 64);
+    while ((tx > 4 || ty > 4) && !fits(tx, ty)) (tx >= ty ? tx : ty) = (std::max(tx, ty) + 1) / 2;
+  }
+  c.tile = {tx, ty};
+  while (c.num_tiles() < 2 * threads && ty > 4) c.tile[1] = ty = (ty + 1) / 2;
+  return {tx, ty};
+}
+
+}  // namespace strata
