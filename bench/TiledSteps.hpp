@@ -1,0 +1,219 @@
+#pragma once
+//! \file TiledSteps.hpp
+//! What the time-tiling benchmarks share: the state of a StepUpdate on one
+//! host partition whose six faces are walls, stepped either untiled (wall
+//! fill, then one sweep per step, as HybridDomain's untiled path does on a
+//! single rank) or in tiled cycles of k steps (wall fill of depth reach once
+//! per cycle, then run_tiled_cycle, as HybridDomain::advance does); a
+//! checksum of the state so that every tiled depth is checked against the
+//! untiled steps before it is timed; and the `--tile X,Y` option.
+
+#include "framework/Box.hpp"
+#include "framework/Field.hpp"
+#include "framework/ForEachCell.hpp"
+#include "framework/Region.hpp"
+#include "framework/StepUpdate.hpp"
+#include "framework/TimeTiling.hpp"
+#include "halo/WallGhosts.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace strata::bench {
+
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+using HostField = Field<HostExec::memory_space>;
+
+//! The tiled depths every benchmark row set measures, and the deepest.
+constexpr std::array<int, 4> tiled_depths{1, 2, 4, 8};
+constexpr int deepest_tiled_depth = 8;
+
+//! Plane windows per host thread for host_tile_shape: the budget
+//! HybridDomain gives it (node-hybrid/HybridDomain.hpp).
+constexpr std::size_t tile_cache_bytes = std::size_t(1) << 20;
+
+//! Removes `--tile X,Y` (or `--tile=X,Y`) from the command line and returns
+//! the tile; exits with a message when the value is not two integers >= 1.
+inline std::optional<TileShape> take_tile_option(int& argc, char* argv[]) {
+  std::optional<TileShape> tile;
+  int kept = 1;
+  for (int a = 1; a < argc; ++a) {
+    const char* value = nullptr;
+    if (std::strcmp(argv[a], "--tile") == 0) {
+      value = a + 1 < argc ? argv[++a] : "";
+    } else if (std::strncmp(argv[a], "--tile=", 7) == 0) {
+      value = argv[a] + 7;
+    } else {
+      argv[kept++] = argv[a];
+      continue;
+    }
+    int x = 0, y = 0;
+    char rest = 0;
+    if (std::sscanf(value, "%d,%d%c", &x, &y, &rest) != 2 || x < 1 || y < 1) {
+      std::fprintf(stderr, "%s: --tile expects X,Y (cells of a tile along x and y, each >= 1), got '%s'\n",
+                   argv[0], value);
+      std::exit(2);
+    }
+    tile = TileShape{x, y};
+  }
+  argc = kept;
+  argv[argc] = nullptr;
+  return tile;
+}
+
+//! "128x16" for a row label.
+inline std::string tile_text(const TileShape& t) { return std::to_string(t[0]) + "x" + std::to_string(t[1]); }
+
+namespace Impl {
+KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+}  // namespace Impl
+
+//! The state of `Update` (its `fields` fields, and as many for the next
+//! state) on `owned` with `ghosts` layers, every face a wall.
+template <class Update>
+class WalledState {
+ public:
+  static constexpr int N = Update::fields;
+  using Fields = std::array<HostField, N>;
+
+  WalledState(const Box& owned, int ghosts, const std::array<WallCondition, N>& walls) : owned_(owned) {
+    for (int f = 0; f < N; ++f) {
+      state_[f] = HostField("state" + std::to_string(f), owned, ghosts);
+      next_[f] = HostField("next" + std::to_string(f), owned, ghosts);
+      conditions_[f] = {walls[f], walls[f], walls[f]};
+      // Cell-centred walls as mirrors: Dirichlet g is 2g - mirror, Neumann the mirror.
+      const bool dirichlet = walls[f].kind == WallKind::Dirichlet;
+      for (int a = 0; a < 3; ++a) mirror_[f][a] = {dirichlet ? 2.0 * walls[f].value : 0.0, dirichlet ? -1.0 : 1.0};
+    }
+  }
+
+  const Box& owned() const { return owned_; }
+
+  //! Sets every owned cell of the state: `value(f, i, j, k)`.
+  template <class Value>
+  void set(const Value& value) {
+    for (int f = 0; f < N; ++f) {
+      const CellArray<double> u = state_[f].cells();
+      for_each_cell("bench::set", HostExec(), owned_, [=](int i, int j, int k) { u(i, j, k) = value(f, i, j, k); });
+    }
+    HostExec().fence();
+  }
+
+  //! One untiled step: the walls (depth reach), then one sweep.
+  void untiled_step(const Update& update) {
+    fill_walls();
+    sweep(update);
+  }
+
+  //! One sweep of the update over the owned cells, walls left as they are.
+  void sweep(const Update& update) {
+    for_each_cell("bench::step", HostExec(), owned_, StepKernel<Update>{update, in(), out()});
+    std::swap(state_, next_);
+  }
+
+  //! The tiled cycle of `steps` steps with `tile`, or host_tile_shape's
+  //! tile for `threads` threads.
+  TiledCycle<N> cycle(int steps, const std::optional<TileShape>& tile, int threads) const {
+    TiledCycle<N> c;
+    c.levels = steps;
+    c.reach = Update::reach;
+    c.owned = owned_;
+    c.walls = all_faces();
+    for (int f = 0; f < N; ++f)
+      for (int a = 0; a < 3; ++a) c.mirror[f][a] = mirror_[f][a];
+    c.tile = tile ? TileShape{std::min((*tile)[0], owned_.extent(X)), std::min((*tile)[1], owned_.extent(Y))}
+                  : host_tile_shape(c, threads, tile_cache_bytes);
+    return c;
+  }
+
+  //! One tiled cycle: the walls of level 0 (depth reach), then the tiles.
+  void tiled_cycle(const Update& update, const TiledCycle<N>& c) {
+    fill_walls();
+    run_tiled_cycle(HostExec(), update, in(), out(), c);
+    HostExec().fence();
+    std::swap(state_, next_);
+  }
+
+  //! Sum mod 2^64 of a hash of (value bits, field, cell) over the owned
+  //! cells: equal for two states that are equal bit for bit, and (but for
+  //! a 2^-64 chance) different otherwise.
+  std::uint64_t checksum() const {
+    std::uint64_t sum = 0;
+    const Box b = owned_;
+    for (int f = 0; f < N; ++f) {
+      const CellArray<double> u = state_[f].cells();
+      std::uint64_t part = 0;
+      Kokkos::parallel_reduce(
+          "bench::checksum", Kokkos::RangePolicy<HostExec>(0, b.num_cells()),
+          [=](std::int64_t n, std::uint64_t& s) {
+            const int i = b.lo[X] + int(n % b.extent(X)), j = b.lo[Y] + int(n / b.extent(X) % b.extent(Y)),
+                      k = b.lo[Z] + int(n / (std::int64_t(b.extent(X)) * b.extent(Y)));
+            std::uint64_t bits = 0;
+            const double v = u(i, j, k);
+            std::memcpy(&bits, &v, sizeof bits);
+            s += Impl::mix(bits ^ Impl::mix(std::uint64_t(n) * 4 + std::uint64_t(f)));
+          },
+          part);
+      sum += part;
+    }
+    return sum;
+  }
+
+ private:
+  void fill_walls() {
+    for (int f = 0; f < N; ++f)
+      fill_wall_ghosts(HostExec(), state_[f], all_faces(), conditions_[f], WallFill::All, Update::reach);
+  }
+
+  StateIn<N> in() const {
+    StateIn<N> s;
+    for (int f = 0; f < N; ++f) s[f] = state_[f].cells();
+    return s;
+  }
+
+  StateOut<N> out() const {
+    StateOut<N> s;
+    for (int f = 0; f < N; ++f) s[f] = next_[f].cells();
+    return s;
+  }
+
+  Box owned_;
+  Fields state_, next_;
+  std::array<WallConditions, N> conditions_;
+  WallMirror mirror_[N][3];
+};
+
+//! The checksum of the state after `steps` untiled steps from `initial`.
+template <class Update, class Initial>
+std::uint64_t untiled_checksum(WalledState<Update>& s, const Update& update, const Initial& initial, int steps) {
+  s.set(initial);
+  for (int n = 0; n < steps; ++n) s.untiled_step(update);
+  return s.checksum();
+}
+
+//! The checksum of the state after `steps` steps from `initial` in tiled
+//! cycles `c` (steps a multiple of c.levels).
+template <class Update, class Initial>
+std::uint64_t tiled_checksum(WalledState<Update>& s, const Update& update, const Initial& initial, int steps,
+                             const TiledCycle<Update::fields>& c) {
+  s.set(initial);
+  for (int n = 0; n < steps; n += c.levels) s.tiled_cycle(update, c);
+  return s.checksum();
+}
+
+}  // namespace strata::bench
