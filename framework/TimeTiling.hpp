@@ -22,10 +22,13 @@
 //! come from elsewhere (a rank, the other slab) every level reaches (n-t) r
 //! into the ghost layers, which must hold n r valid layers at level 0
 //! (ghost-cell expansion, one exchange per cycle). Towards a physical wall
-//! the level stops at the wall and its wall ghosts are mirrored inside the
-//! window right after each plane is computed (x, then y spanning the x
-//! ghosts, then z spanning both, as halo/WallGhosts.hpp orders them), so no
-//! separate pass over the box fills walls between steps.
+//! the level stops at the wall and its wall ghosts (r layers) are mirrored
+//! right after each plane is computed (x, then y spanning the x ghosts,
+//! then z spanning both, as halo/WallGhosts.hpp orders them): inside the
+//! windows for levels 1..n-1, and in the output fields for level n, so the
+//! next cycle finds its level 0's walls filled (wall ghosts that mirror a
+//! remote face's ghosts wait for the exchange). No separate pass over the
+//! box fills walls between steps.
 //!
 //! Exact: every cell of every level is computed by the same update from the
 //! same values as in an untiled step, so the result is bitwise the same.
@@ -142,7 +145,7 @@ struct TiledCycleKernel {
     int last = 0;
     for (int t = 1; t <= n; ++t) {
       const Box level = cycle.level_box(t);
-      const int tail = t < n && cycle.walls[Z][1] ? r : 0;  // top wall ghosts of the windowed levels
+      const int tail = cycle.walls[Z][1] ? r : 0;  // the ghost planes above a top wall
       last = max_of(last, level.hi[Z] - 1 + tail + (t - 1) * r);
     }
     for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
@@ -154,9 +157,15 @@ struct TiledCycleKernel {
         const int q = p - (t - 1) * r;
         if (q >= level.lo[Z] && q < level.hi[Z]) {
           compute_plane(team, t, q, rect, windows);
-          if (t < n) mirror_plane_walls(team, windows(t), rect, level, q);
-        } else if (t < n && cycle.walls[Z][1] && q >= level.hi[Z] && q < level.hi[Z] + r) {
-          mirror_z_ghost(team, windows(t), rect, q, 2 * level.hi[Z] - 1 - q);
+          if (t < n)
+            mirror_plane_walls(team, windows(t), rect, level, q);
+          else
+            mirror_plane_walls(team, out, rect, level, q);
+        } else if (cycle.walls[Z][1] && q >= level.hi[Z] && q < level.hi[Z] + r) {
+          if (t < n)
+            mirror_z_ghost(team, windows(t), rect, q, 2 * level.hi[Z] - 1 - q);
+          else
+            mirror_z_ghost(team, out, rect, q, 2 * level.hi[Z] - 1 - q);
         }
       }
     }
@@ -194,7 +203,8 @@ struct TiledCycleKernel {
   // The wall ghosts of plane q of a windowed level: x walls beside the
   // rows computed, y walls spanning them, and, where q mirrors into a
   // ghost plane below a z wall, that plane.
-  KOKKOS_FUNCTION void mirror_plane_walls(const Member& team, const Windows& w, const Rect& rect, const Box& level,
+  template <class Cells>
+  KOKKOS_FUNCTION void mirror_plane_walls(const Member& team, const Cells& w, const Rect& rect, const Box& level,
                                           int q) const {
     const int r = cycle.reach;
     const Box& own = cycle.owned;
@@ -229,7 +239,8 @@ struct TiledCycleKernel {
 
   // Ghost plane g below or above a z wall from plane `from`, spanning the
   // rows and the x and y wall ghosts mirrored with them.
-  KOKKOS_FUNCTION void mirror_z_ghost(const Member& team, const Windows& w, const Rect& rect, int g, int from) const {
+  template <class Cells>
+  KOKKOS_FUNCTION void mirror_z_ghost(const Member& team, const Cells& w, const Rect& rect, int g, int from) const {
     const int r = cycle.reach;
     Rect span = rect;
     if (touches_wall(X, 0, rect.x0, rect.x1)) span.x0 -= r;

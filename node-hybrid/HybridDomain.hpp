@@ -82,6 +82,7 @@ class HybridDomain {
   //! fields, over each slab's owned cells (and a deep halo's valid ghosts).
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
+    walls_fresh_ = false;
     begin_step();
     const int substep = substep_;
     substep_ = (substep_ + 1) % settings_.halo_depth;
@@ -148,6 +149,7 @@ class HybridDomain {
   //! slab queued, the host slab meanwhile, both fenced.
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
+    walls_fresh_ = false;
     compute({range(slabs_.device.owned)}, {range(slabs_.host.owned)}, make_kernel, false);
     slabs_.device.exec.fence();
   }
@@ -163,7 +165,9 @@ class HybridDomain {
 
   //! Refreshes the ghosts of halo group `g` (HybridSettings::groups): MPI
   //! neighbours, the other slab across the cut, then the walls.
-  void exchange(int g, Timers& timers) { refresh(groups_.at(g), settings_.groups[g].depth, timers); }
+  void exchange(int g, Timers& timers) {
+    refresh(groups_.at(g), WallFill::All, settings_.groups[g].depth, timers);
+  }
 
   //! A pointwise kernel (no neighbours read) after a sweep, over the same
   //! cells the sweep computed, ghost cells of a deep halo included, on both
@@ -171,6 +175,7 @@ class HybridDomain {
   template <class MakeKernel>
   void pointwise(MakeKernel&& make_kernel, Timers& timers) {
     STRATA_REQUIRE(step_ > 0, "HybridDomain::pointwise: no sweep has run yet");
+    walls_fresh_ = false;
     {
       auto timer = timers.time("pointwise");
       compute({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
@@ -212,6 +217,7 @@ class HybridDomain {
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
   void swap_fields(int a, int b) {
+    walls_fresh_ = false;
     if (!slabs_.device.empty()) std::swap(slabs_.device.fields[a], slabs_.device.fields[b]);
     if (!slabs_.host.empty()) std::swap(slabs_.host.fields[a], slabs_.host.fields[b]);
   }
@@ -226,6 +232,7 @@ class HybridDomain {
   void set_host_planes(int host_planes) {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
     if (host_planes == this->host_planes()) return;
+    walls_fresh_ = false;
     SlabPair<DeviceExec, HostExec> moved(decomposition_, settings_.fields, host_planes, ghosts_, face_depth(settings_),
                                          slabs_.device.exec, slabs_.host.exec);
     moved.copy_planes_from(slabs_);
@@ -257,6 +264,7 @@ class HybridDomain {
   //! box) returns; a slab below the cut also sets the `shared` planes it
   //! shares with the slab above (a z-staggered field's node or face).
   void scatter(int f, const Box& box, const HostBlock& values, int shared = 0) {
+    walls_fresh_ = false;
     STRATA_REQUIRE(values.extent(0) == std::size_t(box.extent(Z)) && values.extent(1) == std::size_t(box.extent(Y)) &&
                        values.extent(2) == std::size_t(box.extent(X)),
                    "scatter: block does not match the box " << box);
@@ -338,14 +346,14 @@ class HybridDomain {
             make_kernel, false);
   }
 
-  // Messages, the interface, then the walls of `depth` layers (-1: all).
-  void refresh(Group& group, int depth, Timers& timers) {
+  // Messages, the interface, then `part` of the walls, `depth` layers (-1: all).
+  void refresh(Group& group, WallFill part, int depth, Timers& timers) {
     group.exchange->start(fields_of(slabs_.device, group.fields), fields_of(slabs_.host, group.fields), timers);
     start_interface(group, timers);
     finish_interface(group, timers);
     group.exchange->finish(timers);
     for_each_slab([&](const auto& slab) {
-      fill_walls(slab, group.fields, WallFill::All, depth, timers);
+      fill_walls(slab, group.fields, part, depth, timers);
       slab.exec.fence();
     });
   }
@@ -357,7 +365,10 @@ class HybridDomain {
     const bool tuning = tiling_.tuning();
     if (!tuning) begin_step();
     const double start = Timers::now();
-    refresh(sweep_halo_, Update::reach, timers);  // the tiles mirror the walls of later levels
+    // The previous cycle's tiles mirrored the walls of what they wrote; the
+    // pieces that mirror halo cells (all their layers: the tiles reach
+    // steps x reach into the halo) wait for the messages.
+    refresh(sweep_halo_, walls_fresh_ ? WallFill::AfterHalo : WallFill::All, -1, timers);
     {
       auto timer = timers.time("tiled steps");
       if (!slabs_.device.empty()) {
@@ -377,6 +388,7 @@ class HybridDomain {
     }
     wait_for_device(timers);
     swap_stepped();
+    walls_fresh_ = true;
     if (!tuning) {
       end_step(steps);
       return;
@@ -662,6 +674,10 @@ class HybridDomain {
   std::array<TileShape, 2> tiles_{};  //!< the last tiled cycle's tiles, device and host slab
   int step_ = 0;
   int substep_ = 0;  //!< sweeps since the last exchange
+  //! The stepped fields' wall ghosts are as the last tiled cycle left them:
+  //! filled but for the pieces that mirror halo cells. Anything else that
+  //! writes fields clears it.
+  bool walls_fresh_ = false;
 };
 
 }  // namespace strata
