@@ -21,7 +21,8 @@ namespace {
 using AppReader = std::function<AppBuilder(io::Deck&, const io::RunConfig&)>;
 
 // The split of a rank's box from the deck: a fixed share, or auto with the
-// tune cache consulted for this rank's key and filled in when tuning ends.
+// tune cache consulted for this rank's key and filled in when tuning ends;
+// and the time tiling, whose auto choice is cached the same way.
 template <class DeviceExec, class HostExec>
 HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
                                const Decomposition& decomposition, int depth) {
@@ -34,17 +35,26 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   hybrid.share.rebalance_every = config.hybrid.rebalance_every;
   hybrid.share.initial_planes =
       round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
+  std::ostringstream machine;
+  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
+          << " depth=" << depth << " threads=" << HostExec().concurrency() << " host=" << HostExec::name()
+          << " device=" << DeviceExec::name() << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+  const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {
-    std::ostringstream key;
-    key << "app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x"
-        << local.extent(Z) << " depth=" << depth << " threads=" << HostExec().concurrency()
-        << " host=" << HostExec::name() << " device=" << DeviceExec::name()
-        << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
-    const TuneCache cache(config.hybrid.tune_cache);
-    if (const auto entry = cache.lookup(key.str())) hybrid.share.cached_planes = entry->host_planes;
-    hybrid.on_tuned = [cache, key = key.str()](int planes, double seconds) {
-      cache.store(key, TuneEntry{planes, seconds});
-    };
+    const std::string key = "share" + machine.str();
+    if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
+    hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
+  }
+  const io::TimeTilingConfig& tiling = config.time_tiling;
+  if (tiling.requested()) {
+    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
+    if (tiling.automatic) {
+      // The split changes what is fastest: a fixed share is part of the key.
+      const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
+                              " steps<=" + std::to_string(tiling.steps) + machine.str();
+      if (const auto entry = cache.lookup(key)) hybrid.tiling.cached_steps = entry->value;
+      hybrid.tiling.on_chosen = [cache, key](int steps, double seconds) { cache.store(key, TuneEntry{steps, seconds}); };
+    }
   }
   return hybrid;
 }
@@ -76,9 +86,8 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
                                         std::to_string(local.extent(Y)) + " cells in x and y)");
       const int depth = config.halo.width > 0 ? config.halo.width
                                               : (tiling.requested() ? tiling.steps : 1) * App::reach;
-      HybridSettings hybrid = hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth);
-      if (tiling.requested()) hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, {}};
-      return std::make_unique<App>(config.grid, params, decomposition, config.halo, hybrid);
+      return std::make_unique<App>(config.grid, params, decomposition, config.halo,
+                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth));
     };
   };
 }

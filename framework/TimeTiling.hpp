@@ -46,6 +46,8 @@
 #include <array>
 #include <cstddef>
 
+#include <unistd.h>
+
 namespace strata {
 
 //! The most steps one tiled cycle takes.
@@ -60,6 +62,36 @@ struct WallMirror {
 //! x and y extents of a tile's own cells.
 using TileShape = std::array<int, 2>;
 
+namespace Impl {
+
+// Box, FaceMask and TileShape as device code reads them: nvcc treats
+// std::array's accessors as host functions.
+struct CellBox {
+  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
+  CellBox() = default;
+  CellBox(const Box& b) : lo{b.lo[0], b.lo[1], b.lo[2]}, hi{b.hi[0], b.hi[1], b.hi[2]} {}
+  KOKKOS_INLINE_FUNCTION int extent(int axis) const { return hi[axis] > lo[axis] ? hi[axis] - lo[axis] : 0; }
+  KOKKOS_INLINE_FUNCTION bool empty() const { return extent(0) == 0 || extent(1) == 0 || extent(2) == 0; }
+};
+
+struct Faces {
+  bool at[3][2] = {{false, false}, {false, false}, {false, false}};
+  Faces() = default;
+  Faces(const FaceMask& m) : at{{m[0][0], m[0][1]}, {m[1][0], m[1][1]}, {m[2][0], m[2][1]}} {}
+  KOKKOS_INLINE_FUNCTION const bool* operator[](int axis) const { return at[axis]; }
+};
+
+struct Tile {
+  int n[2] = {0, 0};
+  Tile() = default;
+  Tile(int x, int y) : n{x, y} {}
+  Tile(const TileShape& t) : n{t[0], t[1]} {}
+  KOKKOS_INLINE_FUNCTION int operator[](int axis) const { return n[axis]; }
+  operator TileShape() const { return {n[0], n[1]}; }
+};
+
+}  // namespace Impl
+
 //! One tiled cycle over a slab: `levels` steps of an update of `reach`
 //! over `owned`, whose faces are walls (`walls`) or have levels * reach
 //! valid ghost layers; wall conditions per field and axis.
@@ -67,15 +99,15 @@ template <int N>
 struct TiledCycle {
   int levels = 1;
   int reach = 1;
-  Box owned;
-  FaceMask walls{};
+  Impl::CellBox owned;
+  Impl::Faces walls;
   WallMirror mirror[N][3];
-  TileShape tile{0, 0};
+  Impl::Tile tile;
 
   //! Cells level t (0..levels) is valid on: `owned` grown by (levels - t)
   //! reach towards every face that is not a wall.
-  KOKKOS_INLINE_FUNCTION Box level_box(int t) const {
-    Box b = owned;
+  KOKKOS_INLINE_FUNCTION Impl::CellBox level_box(int t) const {
+    Impl::CellBox b = owned;
     const int grow_by = (levels - t) * reach;
     for (int a = 0; a < 3; ++a) {
       if (!walls[a][0]) b.lo[a] -= grow_by;
@@ -126,7 +158,7 @@ struct TiledCycleKernel {
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     const int n = cycle.levels, r = cycle.reach;
     const int tx = team.league_rank() % cycle.tiles_x(), ty = team.league_rank() / cycle.tiles_x();
-    const Box& own = cycle.owned;
+    const Impl::CellBox& own = cycle.owned;
     const int x0 = own.lo[X] + tx * cycle.tile[0], y0 = own.lo[Y] + ty * cycle.tile[1];
     const int x1 = min_of(x0 + cycle.tile[0], own.hi[X]), y1 = min_of(y0 + cycle.tile[1], own.hi[Y]);
     double* scratch = static_cast<double*>(
@@ -144,13 +176,13 @@ struct TiledCycleKernel {
 
     int last = 0;
     for (int t = 1; t <= n; ++t) {
-      const Box level = cycle.level_box(t);
+      const Impl::CellBox level = cycle.level_box(t);
       const int tail = cycle.walls[Z][1] ? r : 0;  // the ghost planes above a top wall
       last = max_of(last, level.hi[Z] - 1 + tail + (t - 1) * r);
     }
     for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
       for (int t = 1; t <= n; ++t) {
-        const Box level = cycle.level_box(t);
+        const Impl::CellBox level = cycle.level_box(t);
         const int grow_by = (n - t) * r;
         const Rect rect{max_of(x0 - grow_by, level.lo[X]), min_of(x1 + grow_by, level.hi[X]),
                         max_of(y0 - grow_by, level.lo[Y]), min_of(y1 + grow_by, level.hi[Y])};
@@ -204,10 +236,10 @@ struct TiledCycleKernel {
   // rows computed, y walls spanning them, and, where q mirrors into a
   // ghost plane below a z wall, that plane.
   template <class Cells>
-  KOKKOS_FUNCTION void mirror_plane_walls(const Member& team, const Cells& w, const Rect& rect, const Box& level,
+  KOKKOS_FUNCTION void mirror_plane_walls(const Member& team, const Cells& w, const Rect& rect, const CellBox& level,
                                           int q) const {
     const int r = cycle.reach;
-    const Box& own = cycle.owned;
+    const Impl::CellBox& own = cycle.owned;
     Rect span = rect;  // the rows plus the ghosts filled so far
     for (int side = 0; side < 2; ++side) {
       if (!touches_wall(X, side, rect.x0, rect.x1)) continue;
@@ -316,28 +348,39 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
                        Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle});
 }
 
-//! A tile shape for `cycle` on the host: whole rows where a window of them
-//! fits `cache_bytes` per thread, else square tiles that do, and at least
-//! two tiles per thread so the threads balance.
+//! A tile shape for `cycle` on the host: whole rows (unit stride, no
+//! overlap along x), as many of them (up to 64) as keep a tile's plane
+//! windows within `cache_bytes`, else square tiles that do; and at least
+//! two tiles per thread, so the threads balance. Measured on the 2-core
+//! development VM (docs/time-tiling.md): whole rows beat 128- and 64-wide
+//! tiles at 256^3 for every k.
 template <int N>
 TileShape host_tile_shape(const TiledCycle<N>& cycle, int threads, std::size_t cache_bytes) {
-  TiledCycle<N> c = cycle;
   const int nx = cycle.owned.extent(X), ny = cycle.owned.extent(Y);
-  const auto fits = [&](int tx, int ty) {
-    c.tile = {tx, ty};
+  TiledCycle<N> c = cycle;
+  const auto fits = [&](int x, int y) {
+    c.tile = {x, y};
     return c.scratch_doubles() * sizeof(double) <= cache_bytes;
   };
-  int tx = nx;
-  int ty = ny;
-  while (ty > 4 && !fits(tx, ty)) ty = (ty + 1) / 2;
+  int tx = nx, ty = std::min(ny, 64);
+  while (ty > 8 && !fits(tx, ty)) ty /= 2;
   if (!fits(tx, ty)) {
-    ty = std::min(ny, 64);
-    tx = std::min(nx, 64);
-    while ((tx > 4 || ty > 4) && !fits(tx, ty)) (tx >= ty ? tx : ty) = (std::max(tx, ty) + 1) / 2;
+    tx = ty = 64;
+    while (tx > 8 && !fits(tx, ty)) tx = ty = tx / 2;
+    tx = std::min(tx, nx), ty = std::min(ty, ny);
   }
   c.tile = {tx, ty};
-  while (c.num_tiles() < 2 * threads && ty > 4) c.tile[1] = ty = (ty + 1) / 2;
+  while (c.num_tiles() < 2 * threads && ty > 8) c.tile = {tx, ty = (ty + 1) / 2};
   return {tx, ty};
+}
+
+//! Plane-window bytes per host thread for host_tile_shape: a core's L2
+//! cache as the C library reports it, plus an eighth (the windows' oldest
+//! planes may fall to the next level), or 2 MiB where it does not say.
+inline std::size_t host_tile_cache_bytes() {
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  const std::size_t bytes = l2 > 0 ? std::size_t(l2) : std::size_t(2) << 20;
+  return bytes + bytes / 8;
 }
 
 }  // namespace strata

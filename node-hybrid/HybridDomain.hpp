@@ -73,6 +73,7 @@ class HybridDomain {
                face_depth(settings), device_exec, host_exec),
         tiling_(settings.tiling.steps, settings.tiling.automatic) {
     split_groups();
+    adopt_cached_tiling();
   }
 
   HybridDomain(const HybridDomain&) = delete;
@@ -398,7 +399,7 @@ class HybridDomain {
     allreduce_over_ranks<Max>(slowest, decomposition_.comm());
     tiling_.measured(steps, slowest[0]);
     if (tiling_.chosen() && settings_.tiling.on_chosen)
-      settings_.tiling.on_chosen(*tiling_.chosen(), tiling_.trials().back().seconds_per_step);
+      settings_.tiling.on_chosen(*tiling_.chosen(), tiling_.chosen_seconds_per_step());
   }
 
   // `which`: 0 the device slab, 1 the host slab (for the report).
@@ -433,13 +434,10 @@ class HybridDomain {
     if (given[0] > 0)
       return {std::min(given[0], cycle.owned.extent(X)), std::min(given[1], cycle.owned.extent(Y))};
     if constexpr (Impl::runs_on_host<Exec>)
-      return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes);
+      return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes());
     else
       return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }
-
-  // Plane windows per host thread: within a core's share of L2.
-  static constexpr std::size_t host_tile_cache_bytes = std::size_t(1) << 20;
 
   template <class Update, class Fields>
   StateIn<Update::fields> state_in(const Fields& fields) const {
@@ -459,16 +457,30 @@ class HybridDomain {
     for (const auto& [state, next] : settings_.stepped) swap_fields(state, next);
   }
 
+  // Every rank cycles alike: an earlier run's automatic choice is taken
+  // only where every rank found the same one in the cache.
+  void adopt_cached_tiling() {
+    if (!settings_.tiling.automatic) return;
+    const int cached = settings_.tiling.cached_steps.value_or(0);
+    std::array<double, 1> low{double(cached)}, high{double(cached)};
+    allreduce_over_ranks<Min>(low, decomposition_.comm());
+    allreduce_over_ranks<Max>(high, decomposition_.comm());
+    if (cached >= 1 && cached <= settings_.tiling.steps && low[0] == high[0]) tiling_.adopt(cached);
+  }
+
   // Rank 0: the cycle length and tile, and how an automatic choice was made.
   void report_time_tiling(std::ostream& out) const {
     if (!tiled() || decomposition_.rank() != 0) return;
     out << "time tiling: " << tiling_.steps() << " step(s) per cycle, one exchange each; rank 0's tiles (x by y):";
     for (int s = 0; s < 2; ++s)
       if (tiles_[s][0] > 0) out << (s == 0 ? " device slab " : " host slab ") << tiles_[s][0] << "x" << tiles_[s][1];
-    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n" : " (chosen per slab: plane windows within "
-                                                                    + std::to_string(host_tile_cache_bytes >> 10) +
-                                                                    " KiB per host thread)\n");
-    if (tiling_.chosen()) {
+    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n"
+                                         : " (chosen per slab: host plane windows within " +
+                                               std::to_string(host_tile_cache_bytes() >> 10) + " KiB per thread)\n");
+    if (tiling_.adopted()) {
+      out << "time tiling: auto took " << *tiling_.chosen()
+          << " step(s) from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
+    } else if (tiling_.chosen()) {
       out << "time tiling: auto chose " << *tiling_.chosen() << " from measured seconds per step:";
       for (const TilingTuner::Trial& t : tiling_.trials()) out << " " << t.steps << ": " << t.seconds_per_step;
       out << "\n";

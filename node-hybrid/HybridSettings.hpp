@@ -44,6 +44,8 @@ struct TimeTilingSettings {
   int steps = 1;
   bool automatic = false;
   TileShape tile{0, 0};  //!< x and y cells of a tile; 0: chosen per slab
+  //! An earlier run's automatic choice (tune cache), used if every rank has the same.
+  std::optional<int> cached_steps;
   //! Called when the automatic choice is made (steps, seconds per step), e.g. to cache it.
   std::function<void(int, double)> on_chosen;
 };

@@ -28,6 +28,7 @@ void TilingTuner::measured(int steps, double seconds) {
     return a.seconds_per_step < b.seconds_per_step;
   });
   chosen_ = steps_ = best->steps;
+  chosen_seconds_ = best->seconds_per_step;
 }
 
 }  // namespace strata

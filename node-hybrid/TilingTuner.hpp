@@ -32,8 +32,14 @@ class TilingTuner {
   void measured(int steps, double seconds);
 
   const std::vector<Trial>& trials() const { return trials_; }
-  //! The automatic choice, once made.
+  //! The automatic choice, once made, and its measured seconds per step.
   std::optional<int> chosen() const { return chosen_; }
+  double chosen_seconds_per_step() const { return chosen_seconds_; }
+
+  //! Takes `steps` as the choice without measuring (an earlier run's, from
+  //! the tune cache, that every rank agrees on).
+  void adopt(int steps) { chosen_ = steps_ = steps, adopted_ = true; }
+  bool adopted() const { return adopted_; }
 
  private:
   int steps_;
@@ -45,6 +51,8 @@ class TilingTuner {
   double measured_seconds_ = 0.0;
   std::vector<Trial> trials_;
   std::optional<int> chosen_;
+  double chosen_seconds_ = 0.0;
+  bool adopted_ = false;
 };
 
 }  // namespace strata

@@ -40,7 +40,7 @@ std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
   std::string stored_key;
   TuneEntry entry;
   if (!std::getline(in, stored_key) || stored_key != key) return std::nullopt;
-  if (!(in >> entry.host_planes >> entry.seconds_per_step) || entry.host_planes < 0) return std::nullopt;
+  if (!(in >> entry.value >> entry.seconds_per_step) || entry.value < 0) return std::nullopt;
   return entry;
 }
 
@@ -49,7 +49,7 @@ void TuneCache::store(const std::string& key, const TuneEntry& entry) const {
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   std::ostringstream text;
-  text << key << "\n" << entry.host_planes << " " << entry.seconds_per_step << "\n";
+  text << key << "\n" << entry.value << " " << entry.seconds_per_step << "\n";
   try {
     write_file_atomically(path_of(key), text.str());
   } catch (const Error&) {

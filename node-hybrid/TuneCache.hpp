@@ -1,7 +1,8 @@
 #pragma once
 //! \file TuneCache.hpp
-//! Tuned CPU shares remembered between runs. An entry is keyed by everything
-//! that changes the answer: app, the rank's local grid, halo depth, host
+//! Tuned choices remembered between runs: CPU shares (host planes) and the
+//! steps of a tiled cycle. An entry is keyed by everything that changes the
+//! answer: what is tuned, app, the rank's local grid, halo depth, host
 //! threads, device name, and the Strata and Kokkos versions. A different key
 //! is a miss, so changing any of them retunes; deleting the directory (or
 //! STRATA_RETUNE=1) forces it. One small file per key, written under a
@@ -13,7 +14,7 @@
 namespace strata {
 
 struct TuneEntry {
-  int host_planes = 0;
+  int value = 0;  //!< host planes of a CPU share, or steps per tiled cycle
   double seconds_per_step = 0.0;
 };
 
