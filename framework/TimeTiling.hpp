@@ -126,7 +126,7 @@ struct TiledCycle {
   KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return tile[axis] + 2 * levels * reach; }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
-  std::size_t scratch_doubles() const {
+  KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
     return std::size_t(levels - 1) * N *
            PlaneWindow<double>::size(window_extent(X), window_extent(Y), window_planes());
   }
@@ -149,6 +149,7 @@ struct TiledCycleKernel {
   StateIn<N> in;
   StateOut<N> out;
   TiledCycle<N> cycle;
+  int scratch_level;  //!< 0: on chip (a GPU's shared memory) where the windows fit
 
   // The x-y rectangle of a level within a tile (z: the level's planes).
   struct Rect {
@@ -162,7 +163,7 @@ struct TiledCycleKernel {
     const int x0 = own.lo[X] + tx * cycle.tile[0], y0 = own.lo[Y] + ty * cycle.tile[1];
     const int x1 = min_of(x0 + cycle.tile[0], own.hi[X]), y1 = min_of(y0 + cycle.tile[1], own.hi[Y]);
     double* scratch = static_cast<double*>(
-        team.team_scratch(1).get_shmem(cycle.scratch_doubles() * sizeof(double)));
+        team.team_scratch(scratch_level).get_shmem(cycle.scratch_doubles() * sizeof(double)));
     const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y);
     const int first_k = cycle.level_box(0).lo[Z] - r;
     const auto windows = [&](int t) {
@@ -330,7 +331,8 @@ struct TiledCycleKernel {
 }  // namespace Impl
 
 //! Runs `cycle` on `exec`: one team per tile, each with its plane windows in
-//! team scratch. Asynchronous on device instances; callers fence.
+//! team scratch (on a GPU, shared memory where they fit). Asynchronous on
+//! device instances; callers fence.
 template <class ExecSpace, class Update>
 void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
                      const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle) {
@@ -342,10 +344,13 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   // Device: a warp's lanes along a row, a few rows at a time per block.
   Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, cycle.num_tiles(), 1)
                                                 : Policy(exec, cycle.num_tiles(), 8, 32);
+  // Windows on chip where they fit (device shared memory), else in the
+  // team's global-memory scratch; host threads' scratch is their own memory.
   const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
-  if (bytes > 0) policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
+  const int level = !Impl::runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+  if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("strata::tiled_cycle", policy,
-                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle});
+                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level});
 }
 
 //! A tile shape for `cycle` on the host: whole rows (unit stride, no
