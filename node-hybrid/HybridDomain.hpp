@@ -90,7 +90,7 @@ class HybridDomain {
     const int extra = (settings_.halo_depth - 1 - substep) * settings_.reach;
     last_boxes_ = {grow_on(slabs_.device.owned, slabs_.device.remote, extra),
                    grow_on(slabs_.host.owned, slabs_.host.remote, extra)};
-    if (substep == 0 && (sweep_halo_.exchange->num_neighbors() > 0 || sweep_halo_.interface)) {
+    if (substep == 0 && has_remote_faces()) {
       exchanging_sweep(make_kernel, timers);
     } else {
       fill_walls(WallFill::All, timers);
@@ -105,7 +105,8 @@ class HybridDomain {
   //! reads the fields HybridSettings::stepped[f].first and writes
   //! .second; each pair swaps after a step. Tiled, the steps are one cycle
   //! (at most cycle_steps()): one exchange, then a tiled pass per slab, the
-  //! slabs concurrently. Untiled, one sweep per step.
+  //! slabs concurrently. Untiled, one sweep per step (a one-step cycle where no
+  //! ghosts come from elsewhere: its tiles fill the walls as they write).
   template <class Update>
   void advance(const Update& update, int steps, Timers& timers) {
     static_assert(Update::reach >= 1, "a StepUpdate declares its reach");
@@ -114,6 +115,12 @@ class HybridDomain {
                                               << settings_.stepped.size());
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
+    if (!tiled() && !has_remote_faces()) {
+      // Nothing to overlap: one-step cycles, whose tiles mirror the walls
+      // as they write (no separate pass over the walls per step).
+      for (int s = 0; s < steps; ++s) tiled_cycle(update, 1, timers);
+      return;
+    }
     if (!tiled()) {
       for (int s = 0; s < steps; ++s) {
         sweep([&](const auto& fields) { return StepKernel<Update>{update, state_in<Update>(fields),
@@ -466,6 +473,11 @@ class HybridDomain {
     allreduce_over_ranks<Min>(low, decomposition_.comm());
     allreduce_over_ranks<Max>(high, decomposition_.comm());
     if (cached >= 1 && cached <= settings_.tiling.steps && low[0] == high[0]) tiling_.adopt(cached);
+  }
+
+  // True where some ghosts come by message or across the cut.
+  bool has_remote_faces() const {
+    return sweep_halo_.exchange->num_neighbors() > 0 || sweep_halo_.interface.has_value();
   }
 
   // Rank 0: the cycle length and tile, and how an automatic choice was made.
