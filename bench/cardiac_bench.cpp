@@ -10,8 +10,9 @@
 //! tiled up to 8 steps holds), all six faces no-flux walls. "untiled whole
 //! step" fills the walls and sweeps once per step, as the domain's untiled
 //! path does on one rank ("untiled sweep only" leaves the walls out); a
-//! tiled cycle fills the walls of its level 0 (depth 1) and runs its tiles,
-//! as HybridDomain::advance does. Before timing, each k is checked against
+//! tiled cycle runs its tiles, which mirror the walls of the planes they
+//! write, as HybridDomain::advance does (only a cycle after the state was
+//! set fills the walls first). Before timing, each k is checked against
 //! 16 untiled whole steps: "exact" says whether e and r are the same bit
 //! for bit.
 //!

@@ -10,9 +10,9 @@
 //! The untiled rows run on an N^3 box with one ghost layer and no wall fill
 //! (the ghosts keep their values); the tiled rows on their own pair of
 //! fields with 8 ghost layers (what a domain tiled up to 8 steps holds),
-//! all six faces Dirichlet 0 walls, each cycle filling the walls of its
-//! level 0 (depth 1) and then running its tiles, as HybridDomain::advance
-//! does on one rank. Before timing, each k is checked against 16 untiled
+//! all six faces Dirichlet 0 walls: a cycle runs its tiles, which mirror the
+//! walls of the planes they write, as HybridDomain::advance does on one rank
+//! (only a cycle after the state was set fills the walls first). Before timing, each k is checked against 16 untiled
 //! steps with walls: "exact" says whether the state is the same bit for bit.
 //!
 //! Effective bandwidth counts 16 bytes per cell and step (one read, one
