@@ -5,6 +5,7 @@
 #include "apps/cloverleaf3d/CloverDeck.hpp"
 #include "apps/cloverleaf3d/CloverIn.hpp"
 #include "apps/heat3d/Heat3d.hpp"
+#include "framework/MachineModel.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -38,7 +39,8 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   std::ostringstream machine;
   machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
           << " depth=" << depth << " threads=" << HostExec().concurrency() << " host=" << HostExec::name()
-          << " device=" << DeviceExec::name() << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+          << " device=" << DeviceExec::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
+          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
   const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine.str();

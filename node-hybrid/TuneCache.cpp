@@ -36,11 +36,19 @@ std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
   if (directory_.empty()) return std::nullopt;
   if (const char* retune = std::getenv("STRATA_RETUNE"); retune && std::string(retune) == "1")
     return std::nullopt;
-  std::ifstream in(path_of(key));
+  const std::string path = path_of(key);
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
   std::string stored_key;
   TuneEntry entry;
-  if (!std::getline(in, stored_key) || stored_key != key) return std::nullopt;
-  if (!(in >> entry.value >> entry.seconds_per_step) || entry.value < 0) return std::nullopt;
+  // The file is named by the key's 64-bit hash, so a file holding another
+  // key or no numbers is damaged: measuring again overwrites it.
+  if (!std::getline(in, stored_key) || stored_key != key || !(in >> entry.value >> entry.seconds_per_step) ||
+      entry.value < 0 || !(entry.seconds_per_step >= 0.0)) {
+    std::fprintf(stderr, "strata: warning: tune cache entry %s is damaged; ignoring it and measuring again\n",
+                 path.c_str());
+    return std::nullopt;
+  }
   return entry;
 }
 

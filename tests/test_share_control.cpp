@@ -1,6 +1,8 @@
+#include "framework/MachineModel.hpp"
 #include "node-hybrid/Rebalancer.hpp"
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/ShareTuner.hpp"
+#include "node-hybrid/TilingTuner.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <utility>
@@ -185,6 +188,43 @@ TEST(ShareController, MeasuresLessOftenWhileTheSplitHolds) {
   EXPECT_EQ(next, 2);  // back to the base gap
 }
 
+TEST(TilingTuner, MeasuresEachCandidateAfterAWarmUpAndKeepsTheFastest) {
+  TilingTuner tuner(6, true, 8);  // candidates 1, 2, 4, 6
+  const std::map<int, double> seconds_per_step{{1, 4.0}, {2, 3.0}, {4, 1.0}, {6, 2.0}};
+  std::vector<int> cycles;
+  while (tuner.tuning()) {
+    const int k = tuner.steps();
+    cycles.push_back(k);
+    // Warm-up cycles are slow and must not count.
+    tuner.measured(k, (cycles.size() == 1 || cycles.back() != cycles[cycles.size() - 2] ? 100.0 : 1.0) *
+                          seconds_per_step.at(k) * k);
+  }
+  EXPECT_EQ(cycles, (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 6, 6, 6}));
+  ASSERT_TRUE(tuner.chosen());
+  EXPECT_EQ(*tuner.chosen(), 4);
+  EXPECT_EQ(tuner.steps(), 4);
+  EXPECT_EQ(tuner.chosen_seconds_per_step(), 1.0);
+  ASSERT_EQ(tuner.trials().size(), 4u);
+  EXPECT_EQ(tuner.trials()[3].steps, 6);
+
+  TilingTuner fixed(4, false);
+  EXPECT_FALSE(fixed.tuning());
+  EXPECT_EQ(fixed.steps(), 4);
+  TilingTuner cached(8, true);
+  cached.adopt(2);
+  EXPECT_FALSE(cached.tuning());
+  EXPECT_TRUE(cached.adopted());
+  EXPECT_EQ(cached.steps(), 2);
+}
+
+TEST(MachineModel, NamesTheCpu) {
+  // Tuned choices are keyed by it: a key saying only "OpenMP" would be
+  // reused across node types.
+  EXPECT_FALSE(cpu_model().empty());
+  EXPECT_NE(cpu_model(), "unknown cpu");
+  EXPECT_FALSE(gpu_model().empty());
+}
+
 TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -196,16 +236,24 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
   cache.store("app=a local=1x2x3", TuneEntry{5, 0.25});
   const auto hit = cache.lookup("app=a local=1x2x3");
   ASSERT_TRUE(hit);
-  EXPECT_EQ(hit->host_planes, 5);
+  EXPECT_EQ(hit->value, 5);
   EXPECT_EQ(hit->seconds_per_step, 0.25);
   EXPECT_FALSE(cache.lookup("app=a local=1x2x4"));
   setenv("STRATA_RETUNE", "1", 1);
   EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
   unsetenv("STRATA_RETUNE");
-  // A damaged entry is a miss, not an error.
-  for (const auto& entry : std::filesystem::directory_iterator(dir))
-    std::ofstream(entry.path()) << "app=a local=1x2x3\ngarbage\n";
-  EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
+  // A damaged entry is a miss with a warning naming the file, not an error.
+  for (const char* damage : {"app=a local=1x2x3\ngarbage\n", "app=a lo\xff", ""}) {
+    std::string file;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+      std::ofstream(entry.path()) << damage;
+      file = entry.path().string();
+    }
+    testing::internal::CaptureStderr();
+    EXPECT_FALSE(cache.lookup("app=a local=1x2x3"));
+    EXPECT_EQ(testing::internal::GetCapturedStderr(),
+              "strata: warning: tune cache entry " + file + " is damaged; ignoring it and measuring again\n");
+  }
   EXPECT_FALSE(TuneCache("").lookup("app=a local=1x2x3"));
   std::filesystem::remove_all(dir);
 }
