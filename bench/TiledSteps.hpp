@@ -38,10 +38,6 @@ using HostField = Field<HostExec::memory_space>;
 constexpr std::array<int, 4> tiled_depths{1, 2, 4, 8};
 constexpr int deepest_tiled_depth = 8;
 
-//! Plane windows per host thread for host_tile_shape: the budget
-//! HybridDomain gives it (node-hybrid/HybridDomain.hpp).
-constexpr std::size_t tile_cache_bytes = std::size_t(1) << 20;
-
 //! Removes `--tile X,Y` (or `--tile=X,Y`) from the command line and returns
 //! the tile; exits with a message when the value is not two integers >= 1.
 inline std::optional<TileShape> take_tile_option(int& argc, char* argv[]) {
@@ -73,6 +69,13 @@ inline std::optional<TileShape> take_tile_option(int& argc, char* argv[]) {
 
 //! "128x16" for a row label.
 inline std::string tile_text(const TileShape& t) { return std::to_string(t[0]) + "x" + std::to_string(t[1]); }
+
+//! Where the tiles come from, for a benchmark's first line.
+inline std::string tile_origin(const std::optional<TileShape>& tile) {
+  return tile ? "from --tile " + tile_text(*tile)
+              : "from host_tile_shape (" + std::to_string(host_tile_cache_bytes() >> 10) +
+                    " KiB of plane windows per thread)";
+}
 
 namespace Impl {
 KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t x) {
@@ -130,8 +133,8 @@ class WalledState {
     walls_fresh_ = false;
   }
 
-  //! The tiled cycle of `steps` steps with `tile`, or host_tile_shape's
-  //! tile for `threads` threads.
+  //! The tiled cycle of `steps` steps with `tile`, or the tile
+  //! HybridDomain would choose on the host for `threads` threads.
   TiledCycle<N> cycle(int steps, const std::optional<TileShape>& tile, int threads) const {
     TiledCycle<N> c;
     c.levels = steps;
@@ -141,7 +144,7 @@ class WalledState {
     for (int f = 0; f < N; ++f)
       for (int a = 0; a < 3; ++a) c.mirror[f][a] = mirror_[f][a];
     c.tile = tile ? TileShape{std::min((*tile)[0], owned_.extent(X)), std::min((*tile)[1], owned_.extent(Y))}
-                  : host_tile_shape(c, threads, tile_cache_bytes);
+                  : host_tile_shape(c, threads, host_tile_cache_bytes());
     return c;
   }
 

@@ -108,8 +108,7 @@ int main(int argc, char* argv[]) {
   return bench::run_bench(argc, argv, [&](const bench::BenchSetup& setup) {
     const std::vector<int> sizes = setup.values_from<int>(0, {128, 256, 512});
     std::printf("cardiac_bench: %s with %d threads, tiles %s\n", HostExec::name(), HostExec().concurrency(),
-                tile ? ("from --tile " + bench::tile_text(*tile)).c_str()
-                     : "from host_tile_shape (1 MiB of plane windows per thread)");
+                bench::tile_origin(tile).c_str());
     const double copy_gbs = bench::copy_bandwidth<HostExec>();
     std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
     std::printf("%6s  %-30s %10s %10s %9s %12s %6s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",

@@ -136,8 +136,7 @@ int main(int argc, char* argv[]) {
     using strata::bench::tiled_depths;
     const std::vector<int> sizes = setup.values_from<int>(0, {128, 256, 512});
     std::printf("heat_bench: %s with %d threads, tiles %s\n", Exec::name(), Exec().concurrency(),
-                tile ? ("from --tile " + strata::bench::tile_text(*tile)).c_str()
-                     : "from host_tile_shape (1 MiB of plane windows per thread)");
+                strata::bench::tile_origin(tile).c_str());
     const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
     std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
     std::printf("%6s  %-30s %10s %10s %9s %10s %6s\n", "N", "variant", "Gcell/s", "GB/s", "% copy", "vs hand",
