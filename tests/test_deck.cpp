@@ -180,6 +180,41 @@ TEST(Driver, RunsThatCannotRunAreRefusedBeforeTheFirstStep) {
                               "document (a '---' starts a second): give one value\n"));
 }
 
+// Time tiling asked of an app whose step is not one update, through --set
+// on the stock CloverLeaf deck (the deck files in decks/bad cover the rest).
+TEST(Driver, TimeTilingIsRefusedForCloverLeaf) {
+  const std::string clover = data_dir + "/../inputs/clover_test1.yaml";
+  for (const std::string steps : {"2", "auto"}) {
+    const DriverRun run = run_driver({clover, "--set", "time_tiling.steps=" + steps});
+    EXPECT_EQ(run.code, 1) << steps;
+    EXPECT_EQ(run.err, on_rank0("--set time_tiling.steps=" + steps +
+                                ": time_tiling.steps: cloverleaf3d cannot be time tiled (its step is many kernels "
+                                "with halo groups of their own, not one update): leave time_tiling.steps at 1\n"));
+    EXPECT_EQ(run.out, "");
+  }
+}
+
+// A tile that fits rank 0's box but not the smaller boxes of an uneven
+// split: every rank exits 1 and the lowest failing rank (1) alone prints.
+TEST(Driver, TileLargerThanSomeRanksBoxesFailsOnEveryRank) {
+  const int size = test::world_size();
+  if (size == 1) GTEST_SKIP() << "needs an uneven split";
+  const std::string heat = data_dir + "/decks/good/small_heat.yaml";
+  const std::string cells = "grid.cells=[" + std::to_string(4 * size + 1) + ",10,8]";
+  const DriverRun run = run_driver({heat, "--set", cells, "--set", "decomposition.dims=[0,1,1]", "--set",
+                                    "time_tiling.steps=2", "--set", "time_tiling.tile=[5,4]"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.out, "");
+  const std::string expected = "--set time_tiling.tile=[5,4]: time_tiling.tile: a tile is larger than a rank's box "
+                               "(4x10 cells in x and y)\n";
+  int printed = run.err.empty() ? 0 : 1;
+  int wrong = test::world_rank() == 1 ? run.err != expected : !run.err.empty();
+  MPI_Allreduce(MPI_IN_PLACE, &printed, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(printed, 1);
+  EXPECT_EQ(wrong, 0) << "rank 1 should print exactly: " << expected;
+}
+
 // A run whose state blows up stops cleanly on every rank: exit 1, the step
 // and the reason on rank 0, no MPI_Abort.
 TEST(Driver, ABlownUpRunStopsCleanly) {
