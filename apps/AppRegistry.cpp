@@ -9,6 +9,7 @@
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <sstream>
@@ -26,7 +27,7 @@ using AppReader = std::function<AppBuilder(io::Deck&, const io::RunConfig&)>;
 // and the time tiling, whose auto choice is cached the same way.
 template <class DeviceExec, class HostExec>
 HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const Decomposition& decomposition, int depth) {
+                               const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int depth) {
   const Box local = decomposition.local();
   HybridSettings hybrid;
   char host[256] = "";
@@ -47,7 +48,6 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
     if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
   }
-  const io::TimeTilingConfig& tiling = config.time_tiling;
   if (tiling.requested()) {
     hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
     if (tiling.automatic) {
@@ -81,15 +81,21 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
                        std::to_string(App::reach) + " ghost layers for a tiled cycle, got " +
                        std::to_string(config.halo.width));
     return [name, params, config, tiling_section](const Decomposition& decomposition) {
-      const io::TimeTilingConfig& tiling = config.time_tiling;
+      io::TimeTilingConfig tiling = config.time_tiling;
       const Box local = decomposition.local();
+      // auto tries no more steps than every rank's box holds ghost layers for.
+      if (tiling.automatic && config.halo.width == 0)
+        for (int a = 0; a < 3; ++a)
+          tiling.steps = std::max(1, std::min(tiling.steps, decomposition.global().extent(a) /
+                                                                decomposition.dims()[a] / App::reach));
       if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
         tiling_section.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
                                         std::to_string(local.extent(Y)) + " cells in x and y)");
       const int depth = config.halo.width > 0 ? config.halo.width
                                               : (tiling.requested() ? tiling.steps : 1) * App::reach;
       return std::make_unique<App>(config.grid, params, decomposition, config.halo,
-                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, decomposition, depth));
+                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, tiling,
+                                                                                   decomposition, depth));
     };
   };
 }

@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <cstdint>
 
 #include <unistd.h>
 
@@ -116,14 +117,25 @@ struct TiledCycle {
     return b;
   }
 
-  KOKKOS_INLINE_FUNCTION int tiles_x() const { return (owned.extent(X) + tile[0] - 1) / tile[0]; }
-  KOKKOS_INLINE_FUNCTION int num_tiles() const {
-    return tiles_x() * ((owned.extent(Y) + tile[1] - 1) / tile[1]);
+  //! Tiles along x or y: as many whole `tile` widths as fit (at least one),
+  //! the cells shared out evenly, so no tile is narrower than `tile` (a
+  //! tile at a wall must hold the `reach` cells its last level mirrors).
+  KOKKOS_INLINE_FUNCTION int tiles_along(int axis) const {
+    const int n = owned.extent(axis) / tile[axis];
+    return n > 0 ? n : 1;
+  }
+  KOKKOS_INLINE_FUNCTION int num_tiles() const { return tiles_along(X) * tiles_along(Y); }
+  //! First cell along `axis` of tile `index` (index tiles_along: the end).
+  KOKKOS_INLINE_FUNCTION int tile_start(int axis, int index) const {
+    return owned.lo[axis] + int(std::int64_t(owned.extent(axis)) * index / tiles_along(axis));
+  }
+  KOKKOS_INLINE_FUNCTION int widest_tile(int axis) const {
+    return (owned.extent(axis) + tiles_along(axis) - 1) / tiles_along(axis);
   }
 
   //! x and y extents of a plane window: a tile grown by levels * reach
   //! (level 1's overlap plus the wall ghosts it mirrors).
-  KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return tile[axis] + 2 * levels * reach; }
+  KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return widest_tile(axis) + 2 * levels * reach; }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
   KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
@@ -158,10 +170,9 @@ struct TiledCycleKernel {
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     const int n = cycle.levels, r = cycle.reach;
-    const int tx = team.league_rank() % cycle.tiles_x(), ty = team.league_rank() / cycle.tiles_x();
-    const Impl::CellBox& own = cycle.owned;
-    const int x0 = own.lo[X] + tx * cycle.tile[0], y0 = own.lo[Y] + ty * cycle.tile[1];
-    const int x1 = min_of(x0 + cycle.tile[0], own.hi[X]), y1 = min_of(y0 + cycle.tile[1], own.hi[Y]);
+    const int tx = team.league_rank() % cycle.tiles_along(X), ty = team.league_rank() / cycle.tiles_along(X);
+    const int x0 = cycle.tile_start(X, tx), x1 = cycle.tile_start(X, tx + 1);
+    const int y0 = cycle.tile_start(Y, ty), y1 = cycle.tile_start(Y, ty + 1);
     double* scratch = static_cast<double*>(
         team.team_scratch(scratch_level).get_shmem(cycle.scratch_doubles() * sizeof(double)));
     const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y);
@@ -339,7 +350,9 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   if (cycle.owned.empty()) return;
   STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
                  "time tiling: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
-  STRATA_REQUIRE(cycle.tile[0] >= 1 && cycle.tile[1] >= 1, "time tiling: empty tile");
+  STRATA_REQUIRE(cycle.tile[0] >= cycle.reach && cycle.tile[1] >= cycle.reach,
+                 "time tiling: a tile " << cycle.tile[0] << "x" << cycle.tile[1] << " is narrower than the reach "
+                                        << cycle.reach);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   // Device: a warp's lanes along a row, a few rows at a time per block.
   Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, cycle.num_tiles(), 1)

@@ -118,18 +118,26 @@ ShareSpec read_share(DeckSection& section, const std::string& key) {
 // reach layers, checked per app where the reach is known) and auto's candidates.
 TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
   TimeTilingConfig t;
-  if (tiling.has("steps") && tiling.get<std::string>("steps") == "auto") {
-    t.automatic = true;
-    t.steps = halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
-  } else {
-    t.steps = tiling.get("steps", t.steps);
-    if (t.steps < 1 || t.steps > max_tiled_steps)
-      tiling.fail("steps", "must be an integer from 1 (no tiling) to " + std::to_string(max_tiled_steps) +
-                               ", or auto");
+  const std::string range =
+      "must be an integer from 1 (no tiling) to " + std::to_string(max_tiled_steps) + ", or auto";
+  if (tiling.has("steps")) {
+    const std::string text = tiling.get<std::string>("steps");
+    if (text == "auto") {
+      t.automatic = true;
+      t.steps = halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
+    } else {
+      char* end = nullptr;
+      const long steps = std::strtol(text.c_str(), &end, 10);
+      if (text.empty() || *end != '\0' || steps < 1 || steps > max_tiled_steps)
+        tiling.fail("steps", range + ", got '" + text + "'");
+      t.steps = int(steps);
+    }
   }
   t.tile = tiling.get("tile", t.tile);
   if (tiling.has("tile") && (t.tile[0] < 1 || t.tile[1] < 1))
     tiling.fail("tile", "x and y cells of a tile must be >= 1 (leave it out to have it chosen)");
+  if (tiling.has("tile") && !t.requested())
+    tiling.fail("tile", "a tile shape without time_tiling.steps (2 or more, or auto) tiles nothing");
   return t;
 }
 

@@ -434,12 +434,11 @@ class HybridDomain {
     run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields), cycle);
   }
 
-  // The deck's tile, clipped to the slab, or one chosen for the slab.
+  // The deck's tile (at least the reach wide), or one chosen for the slab.
   template <int N, class Exec>
   TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec) const {
     const TileShape& given = settings_.tiling.tile;
-    if (given[0] > 0)
-      return {std::min(given[0], cycle.owned.extent(X)), std::min(given[1], cycle.owned.extent(Y))};
+    if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
     if constexpr (Impl::runs_on_host<Exec>)
       return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes());
     else
