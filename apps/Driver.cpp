@@ -83,6 +83,52 @@ void check_time_plan(io::Deck& deck, const io::RunConfig& config, const Simulati
     deck.root().section("time").fail(problem->key, problem->message);
 }
 
+std::string number(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+// The clock of a restart: the checkpoint's step and time, and with a fixed
+// dt the checkpoint's dt, the run ending at time.steps or at the first step
+// that reaches time.end_time in steps of that dt. A checkpoint at or past the
+// run's end is a deck error on the key that ends the run, naming it.
+void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation& sim, const io::Restart& from,
+                  TimeLoopSettings& settings) {
+  io::DeckSection time = deck.root().section("time");
+  const io::Clock& clock = from.clock;
+  settings.first_step = clock.step;
+  settings.first_time = clock.time;
+  const std::string at = "the checkpoint " + from.path + " is at ";
+  if (sim.chooses_dt()) {
+    if (config.time.steps && clock.step >= *config.time.steps)
+      time.fail("steps", at + "step " + std::to_string(clock.step) + " and the run's last step is " +
+                             std::to_string(*config.time.steps) + ": nothing is left to run (raise time.steps to continue)");
+    if (config.time.end_time && clock.time + 1e-16 > *config.time.end_time)
+      time.fail("end_time", at + "t = " + number(clock.time) + " (step " + std::to_string(clock.step) +
+                                ") and the run ends at end_time " + number(*config.time.end_time) +
+                                ": nothing is left to run (raise time.end_time to continue)");
+    return;
+  }
+  settings.dt = clock.dt;
+  if (const auto problem = check_step_plan(settings, sim.stable_dt()))
+    time.fail(problem->key == "dt" && !config.time.dt ? "end_time" : problem->key,
+              problem->message + " (a restart keeps the checkpoint's dt)");
+  const StepPlan plan = plan_steps(settings, sim.stable_dt());
+  if (clock.step >= plan.steps) {
+    if (plan.ended_by_end_time)
+      time.fail("end_time", at + "step " + std::to_string(clock.step) + " (t = " + number(clock.time) +
+                                ") and the run's last step is " + std::to_string(plan.steps) + " (end_time " +
+                                number(*config.time.end_time) + " in steps of the checkpoint's dt " +
+                                number(clock.dt) + "): nothing is left to run (raise time.end_time to continue)");
+    time.fail("steps", at + "step " + std::to_string(clock.step) + " and the run's last step is " +
+                           std::to_string(plan.steps) + ": nothing is left to run (raise time.steps to continue)");
+  }
+  // The last step found, the dt stays the checkpoint's.
+  settings.steps = plan.steps;
+  settings.end_time.reset();
+}
+
 // Whether argv starts a simulation (the driver reports a bad command line).
 bool runs_simulation(int argc, const char* const* argv) {
   if (CommandLine::asks_kokkos_help(argc, argv)) return false;
@@ -175,10 +221,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
               : io::Restart{cli->restart,
                             io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local())};
       restart_path = from.path;
-      const io::Clock& clock = from.clock;
-      settings.first_step = clock.step;
-      settings.first_time = clock.time;
-      if (!sim->chooses_dt()) settings.dt = clock.dt;
+      plan_restart(*deck, config, *sim, from, settings);
     }
     if (config.output.write_every > 0)
       output = std::make_unique<io::FieldOutput>(comm, config.grid, decomposition->local(),

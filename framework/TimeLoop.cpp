@@ -16,25 +16,6 @@ namespace {
 // tolerance on landing on it).
 double steps_to_reach(double end_time, double dt) { return std::ceil(end_time / dt * (1.0 - 1e-12)); }
 
-// Steps and dt for the run: the chosen dt for a fixed count, or as many
-// equal steps as reach end_time without exceeding it; with both, whichever
-// ends the run first. check_step_plan has refused what cannot run.
-void plan_steps(const TimeLoopSettings& s, double stable_dt, int& steps, double& dt) {
-  dt = s.dt ? *s.dt : s.cfl * stable_dt;
-  STRATA_REQUIRE(dt > 0.0 && std::isfinite(dt), "time step must be positive, got " << dt);
-  STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
-  if (s.end_time) {
-    const double n = steps_to_reach(*s.end_time, dt);
-    STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
-    if (!s.steps || n <= *s.steps) {
-      steps = std::max(1, int(n));
-      dt = *s.end_time / steps;
-      return;
-    }
-  }
-  steps = *s.steps;
-}
-
 std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%.6g", v);
@@ -67,6 +48,25 @@ int cycle_length(const Simulation& sim, const TimeLoopSettings& s, int step, int
 }
 
 }  // namespace
+
+StepPlan plan_steps(const TimeLoopSettings& s, double stable_dt) {
+  StepPlan plan;
+  plan.dt = s.dt ? *s.dt : s.cfl * stable_dt;
+  STRATA_REQUIRE(plan.dt > 0.0 && std::isfinite(plan.dt), "time step must be positive, got " << plan.dt);
+  STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
+  if (s.end_time) {
+    const double n = steps_to_reach(*s.end_time, plan.dt);
+    STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
+    if (!s.steps || n <= *s.steps) {
+      plan.steps = std::max(1, int(n));
+      plan.dt = *s.end_time / plan.steps;
+      plan.ended_by_end_time = true;
+      return plan;
+    }
+  }
+  plan.steps = *s.steps;
+  return plan;
+}
 
 std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double stable_dt) {
   const double dt = s.dt ? *s.dt : s.cfl * stable_dt;
@@ -101,7 +101,9 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   if (adaptive) {
     result.steps = settings.steps.value_or(std::numeric_limits<int>::max());
   } else {
-    plan_steps(settings, sim.stable_dt(), result.steps, result.dt);
+    const StepPlan plan = plan_steps(settings, sim.stable_dt());
+    result.steps = plan.steps;
+    result.dt = plan.dt;
   }
   if (rank == 0) {
     char line[200];

@@ -61,6 +61,19 @@ struct PlanProblem {
 //! The most steps a run can plan (the step counter is an int).
 constexpr double max_planned_steps = 2147483647.0;
 
+//! The steps and dt of a fixed-dt run.
+struct StepPlan {
+  int steps = 0;                   //!< last step
+  double dt = 0.0;                 //!< the step
+  bool ended_by_end_time = false;  //!< end_time ends the run (else `steps`)
+};
+
+//! Steps and dt for a fixed-dt run: `dt` (or cfl * stable_dt) for a fixed
+//! count, or as many equal steps as reach end_time without exceeding it;
+//! with both, whichever ends the run first. Settings check_step_plan refuses
+//! end in STRATA_REQUIRE.
+StepPlan plan_steps(const TimeLoopSettings& settings, double stable_dt);
+
 //! Checks before the first step that the settings give a finite, positive dt
 //! and a step count a run can reach (fixed-dt apps; `stable_dt` finite > 0).
 std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& settings, double stable_dt);

@@ -260,6 +260,97 @@ TEST(Checkpoint, FailedCheckpointWriteKeepsThePreviousCheckpoint) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// Start-up of a run and of a restart: the run's end, the deck, the directories
+
+std::string small_heat() { return std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml"; }
+
+// small_heat for `steps` steps, its outputs and checkpoints (if any) in `dir`.
+std::vector<std::string> heat_run(const std::string& dir, int steps, const std::vector<std::string>& extra) {
+  std::vector<std::string> args{small_heat(), "--set", "time.end_time=~", "--set", "time.steps=" + std::to_string(steps),
+                                "--set", "output.report_every=0", "--set", "report.json=", "--set",
+                                "output.dir=" + dir, "--set", "checkpoint.dir=" + dir};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+// A restart from a checkpoint at or past the run's last step is a deck error
+// on the key that ends the run, naming the checkpoint, before anything runs:
+// time.steps, or time.end_time reached in steps of the checkpoint's dt.
+TEST(Restart, AtOrPastTheLastStepIsADeckError) {
+  const std::string dir = scratch_dir("restart-end");
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 20, {"--set", "checkpoint.every=10"}));
+  const std::string at20 = dir + "/heat3d_000020.chk.h5";
+  for (int steps : {20, 15}) {
+    const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, heat_run(dir, steps, {"--restart", at20}));
+    EXPECT_EQ(run.code, 1);
+    EXPECT_EQ(run.out, "");
+    EXPECT_EQ(run.err, test::on_rank0("--set time.steps=" + std::to_string(steps) + ": time.steps: the checkpoint " +
+                                      at20 + " is at step 20 and the run's last step is " + std::to_string(steps) +
+                                      ": nothing is left to run (raise time.steps to continue)\n"));
+  }
+
+  // end_time 0.1: 39 steps of 0.1 / 39.
+  const std::string end_dir = dir + "/end_time";
+  const std::vector<std::string> to_end{small_heat(), "--set", "output.report_every=0", "--set", "report.json=",
+                                        "--set", "checkpoint.every=13", "--set", "checkpoint.dir=" + end_dir};
+  expect_success(MPI_COMM_WORLD, to_end);
+  const std::string at39 = end_dir + "/heat3d_000039.chk.h5";
+  auto again = to_end;
+  again.insert(again.end(), {"--restart", at39});
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, again);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.out, "");
+  EXPECT_EQ(run.err, test::on_rank0(small_heat() + ":8: time.end_time: the checkpoint " + at39 +
+                                    " is at step 39 (t = 0.1) and the run's last step is 39 (end_time 0.1 in steps "
+                                    "of the checkpoint's dt 0.0025641): nothing is left to run (raise "
+                                    "time.end_time to continue)\n"));
+
+  // A later end_time continues in steps of the checkpoint's dt (0.15 / 59 is another dt).
+  auto later = to_end;
+  later.insert(later.end(), {"--restart", end_dir + "/heat3d_000013.chk.h5", "--set", "time.end_time=0.15"});
+  const test::DriverRun longer = test::run_driver(MPI_COMM_WORLD, later);
+  EXPECT_EQ(longer.code, 0) << longer.err;
+  if (world_rank() == 0) {
+    EXPECT_NE(longer.out.find("running 59 steps of dt = 2.564103e-03"), std::string::npos) << longer.out;
+  }
+  const io::Hdf5Reader first(MPI_COMM_WORLD, end_dir + "/heat3d_000013.chk.h5"),
+      last(MPI_COMM_WORLD, end_dir + "/heat3d_000052.chk.h5");
+  EXPECT_EQ(last.attribute_double("dt"), first.attribute_double("dt"));
+  EXPECT_EQ(last.attribute_double("time"), 52 * first.attribute_double("dt"));
+}
+
+// The same for an app that picks its dt (CloverLeaf): time.steps against the
+// checkpoint's step, time.end_time against its time.
+TEST(Restart, AtOrPastTheEndOfARunWhoseAppPicksDtIsADeckError) {
+  const std::string dir = scratch_dir("restart-end-clover");
+  const auto clover = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args{std::string(STRATA_TEST_DATA_DIR) + "/../inputs/clover_test1.yaml",
+                                  "--set", "time.steps=5", "--set", "output.report_every=0", "--set", "report.json=",
+                                  "--set", "checkpoint.dir=" + dir};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return test::run_driver(MPI_COMM_WORLD, args);
+  };
+  const test::DriverRun first = clover({"--set", "checkpoint.every=5"});
+  ASSERT_EQ(first.code, 0) << first.err;
+  const std::string at5 = dir + "/cloverleaf3d_000005.chk.h5";
+  const test::DriverRun steps = clover({"--restart", at5});
+  EXPECT_EQ(steps.code, 1);
+  EXPECT_EQ(steps.err, test::on_rank0("--set time.steps=5: time.steps: the checkpoint " + at5 +
+                                      " is at step 5 and the run's last step is 5: nothing is left to run (raise "
+                                      "time.steps to continue)\n"));
+  const double t5 = io::Hdf5Reader(MPI_COMM_WORLD, at5).attribute_double("time");
+  char end_time[64], shown[32];
+  std::snprintf(end_time, sizeof end_time, "time.end_time=%.17g", t5);
+  std::snprintf(shown, sizeof shown, "%g", t5);
+  const test::DriverRun ended = clover({"--restart", at5, "--set", "time.steps=10", "--set", end_time});
+  EXPECT_EQ(ended.code, 1);
+  EXPECT_EQ(ended.err, test::on_rank0("--set " + std::string(end_time) + ": time.end_time: the checkpoint " + at5 +
+                                      " is at t = " + shown + " (step 5) and the run ends at end_time " + shown +
+                                      ": nothing is left to run (raise time.end_time to continue)\n"));
+  EXPECT_EQ(ended.out, "");
+}
+
 // A write that fails part-way leaves no file under the final name.
 TEST(ParallelHdf5, InterruptedWriteLeavesNoFinishedFile) {
   const std::string dir = scratch_dir("interrupted");
