@@ -14,6 +14,7 @@
 #include "io/RunReport.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include <cmath>
 #include <cstdio>
@@ -87,6 +88,80 @@ std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);
   return text;
+}
+
+// Unset keys (`--set key=~`) left out of a deck tree, as reading skips them.
+void drop_unset(YAML::Node node) {
+  if (!node.IsMap()) return;
+  std::vector<YAML::Node> unset;
+  for (const auto& entry : node) {
+    if (entry.second.IsNull()) unset.push_back(entry.first);
+    else drop_unset(entry.second);
+  }
+  for (const YAML::Node& key : unset) node.remove(key);
+}
+
+// Deck text as a checkpoint stores it (io::Deck::dump) read as a run reads
+// its deck: every key with the value it takes, defaults filled in
+// (io::Deck::resolved).
+std::string resolved_deck(const std::string& text, const std::string& name) {
+  YAML::Node root = YAML::Load(text);
+  drop_unset(root);
+  YAML::Emitter yaml;
+  yaml << root;
+  io::Deck deck = io::Deck::parse(yaml.c_str(), name);
+  const io::RunConfig config = io::read_run_config(deck);
+  read_app(deck, config);
+  return deck.resolved();
+}
+
+// `deck.yaml:LINE: a.b.c` (or `--set ...: a.b.c`) for a dotted key.
+std::string where_is(io::Deck& deck, const std::string& key) {
+  io::DeckSection section = deck.root();
+  std::string rest = key;
+  for (std::size_t dot; (dot = rest.find('.')) != std::string::npos; rest = rest.substr(dot + 1))
+    section = section.section(rest.substr(0, dot));
+  return section.where(rest);
+}
+
+// A restart keeps what its checkpoint ran with (io::kept_keys_changed: the
+// app, grid, the app's section, time.dt and time.cfl). A deck that changes
+// any is refused, each key listed with both values, unless --allow-changes:
+// then rank 0 warns with the same list.
+void check_deck_changes(io::Deck& deck, const io::RunConfig& config, const io::Restart& from, bool allow,
+                        int rank, std::ostream& err) {
+  std::string unreadable;
+  std::string before;
+  if (!from.deck) {
+    unreadable = "it holds none";
+  } else {
+    try {
+      before = resolved_deck(*from.deck, from.path + " (its deck)");
+    } catch (const std::exception& e) {
+      unreadable = std::string("this build cannot read it: ") + e.what();
+    }
+  }
+  const std::string head = "--restart " + from.path + ": ";
+  if (!unreadable.empty()) {
+    const std::string problem = head + "the deck the checkpoint ran with cannot be compared with this one (" +
+                                unreadable + ")";
+    if (!allow) throw InputError(problem + "; --allow-changes restarts anyway");
+    if (rank == 0) err << "strata: warning: " << problem << "; restarting anyway (--allow-changes)" << std::endl;
+    return;
+  }
+  const std::vector<io::DeckChange> changes =
+      io::kept_keys_changed(before, resolved_deck(deck.dump(), deck.file_name()), config.app);
+  if (changes.empty()) return;
+  std::string list;
+  for (const io::DeckChange& c : changes)
+    list += "\n  " + where_is(deck, c.key) + ": " + (c.before.empty() ? "not set" : c.before) +
+            " in the checkpoint, " + (c.after.empty() ? "not set" : c.after) + " now";
+  if (!allow)
+    throw InputError(head + "the deck changes keys a restart keeps (the app, grid, " + config.app +
+                     " and time.dt/cfl; --allow-changes restarts anyway):" + list);
+  if (rank == 0)
+    err << "strata: warning: " << head << "continuing with keys changed since the checkpoint (--allow-changes):"
+        << list << std::endl;
 }
 
 // The clock of a restart: the checkpoint's step and time, and with a fixed
@@ -218,9 +293,9 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       const io::Restart from =
           cli->restart == "latest"
               ? io::read_latest_checkpoint(comm, *sim, config, decomposition->local(), err)
-              : io::Restart{cli->restart,
-                            io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local())};
+              : io::read_checkpoint(comm, cli->restart, *sim, config, decomposition->local());
       restart_path = from.path;
+      check_deck_changes(*deck, config, from, cli->allow_changes, rank, err);
       plan_restart(*deck, config, *sim, from, settings);
     }
     if (config.output.write_every > 0)

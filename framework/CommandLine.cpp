@@ -26,6 +26,8 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
     } else if (arg == "--restart") {
       if (n + 1 >= argc) throw InputError("strata: --restart needs a checkpoint file");
       cl.restart = argv[++n];
+    } else if (arg == "--allow-changes") {
+      cl.allow_changes = true;
     } else if (arg == "--set") {
       if (n + 1 >= argc) throw InputError("strata: --set needs key.path=value");
       cl.overrides.emplace_back(argv[++n]);
@@ -66,7 +68,8 @@ bool CommandLine::asks_kokkos_help(int argc, const char* const* argv) {
 }
 
 std::string CommandLine::usage() {
-  return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest] [--print-deck]\n"
+  return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]]\n"
+         "                   [--print-deck]\n"
          "       strata --help | --version | --kokkos-help\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
@@ -77,6 +80,10 @@ std::string CommandLine::usage() {
          "  --restart latest      continue from the newest valid checkpoint of the app in\n"
          "                        checkpoint.dir (corrupt or unfinished ones are skipped\n"
          "                        with a warning; a file named latest: ./latest)\n"
+         "  --allow-changes       restart although the deck changes keys the checkpoint ran\n"
+         "                        with (the app's section, grid.periodic, time.dt, time.cfl):\n"
+         "                        a warning lists them instead of an error (docs/checkpoints.md)\n"
+
          "  --print-deck          print the deck with every default filled in, and exit\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"

@@ -1,6 +1,6 @@
 #pragma once
 //! \file CommandLine.hpp
-//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest] [--print-deck]`
+//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]] [--print-deck]`
 //! `strata --help | --version | --kokkos-help`
 
 #include <string>
@@ -14,6 +14,7 @@ struct CommandLine {
   std::string deck_path;
   std::vector<std::string> overrides;  //!< `key.path=value`, in order
   std::string restart;                 //!< checkpoint to continue from, "latest", or ""
+  bool allow_changes = false;          //!< a restart may change keys the checkpoint's deck fixed
 
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);

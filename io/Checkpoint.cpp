@@ -3,11 +3,17 @@
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -185,8 +191,8 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   file.commit();
 }
 
-Clock read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
-                      const RunConfig& config, const Box& local) {
+Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
+                        const RunConfig& config, const Box& local) {
   const Hdf5Reader file(comm, path);
   const auto refuse = [&](const std::string& why) {
     throw InputError(path + ": cannot restart from this checkpoint: " + why);
@@ -262,7 +268,7 @@ Clock read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
     sim.load_field(fields[f], b.read, blocks[f]);
   }
   sim.restore_state(state);
-  return clock;
+  return Restart{path, clock, file.has("deck") ? std::optional<std::string>(file.attribute_string("deck")) : std::nullopt};
 }
 
 std::string checkpoint_path(const RunConfig& config, int step) {
@@ -345,20 +351,103 @@ Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& 
       why = c.path + ": an unfinished write";
     } else {
       // Every rank reaches the same verdict before going on.
-      std::optional<Clock> clock;
+      std::optional<Restart> restart;
       try {
-        clock = read_checkpoint(comm, c.path, sim, config, local);
+        restart = read_checkpoint(comm, c.path, sim, config, local);
       } catch (const std::exception& e) {
         why = e.what();
       }
-      int failed = clock ? 0 : 1;
+      int failed = restart ? 0 : 1;
       STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, comm));
-      if (!failed) return Restart{c.path, *clock};
-      if (clock) why = c.path + ": refused on another rank";
+      if (!failed) return *restart;
+      if (restart) why = c.path + ": refused on another rank";
     }
     if (rank == 0) warnings << "strata: warning: --restart latest: skipping " << why << std::endl;
   }
   throw InputError("--restart latest: no valid checkpoint of " + config.app + " in " + dir);
+}
+
+}  // namespace strata::io
+
+namespace strata::io {
+
+namespace {
+
+// Whether a restart keeps `key` (dotted): what sets the physics and the
+// clock's step (a fixed-dt restart continues with the checkpoint's dt).
+bool kept_at_restart(const std::string& key, const std::string& app) {
+  const auto under = [&](const std::string& section) { return key.rfind(section + ".", 0) == 0; };
+  return key == "app" || under("grid") || under(app) || key == "time.dt" || key == "time.cfl";
+}
+
+// A number as the shortest text that reads back as the same double, so
+// that 0.7 shows as 0.7 (the deck's records hold 17 digits); other text as is.
+std::string shortest(const std::string& scalar) {
+  char* end = nullptr;
+  const double value = std::strtod(scalar.c_str(), &end);
+  if (scalar.empty() || *end != '\0' || !std::isfinite(value)) return scalar;
+  char text[32];
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, value);
+    if (std::strtod(text, nullptr) == value) break;
+  }
+  return text;
+}
+
+// A deck value as flow-style text with numbers at their shortest.
+std::string value_text(const YAML::Node& node) {
+  std::string text;
+  const auto items = [&](const char* open, const char* close, auto&& item) {
+    text += open;
+    bool first = true;
+    for (const auto& entry : node) {
+      text += first ? "" : ", ";
+      first = false;
+      item(entry);
+    }
+    text += close;
+  };
+  if (node.IsSequence())
+    items("[", "]", [&](const YAML::Node& element) { text += value_text(element); });
+  else if (node.IsMap())
+    items("{", "}", [&](const auto& entry) { text += entry.first.Scalar() + ": " + value_text(entry.second); });
+  else if (node.IsScalar())
+    text = shortest(node.Scalar());
+  return text;
+}
+
+// The values of a resolved deck's kept keys.
+std::map<std::string, std::string> kept_values(const std::string& resolved, const std::string& app) {
+  std::map<std::string, std::string> values;
+  const std::function<void(const YAML::Node&, const std::string&)> walk = [&](const YAML::Node& node,
+                                                                              const std::string& path) {
+    if (node.IsMap()) {
+      for (const auto& entry : node)
+        walk(entry.second, path.empty() ? entry.first.Scalar() : path + "." + entry.first.Scalar());
+      return;
+    }
+    if (kept_at_restart(path, app)) values[path] = value_text(node);
+  };
+  walk(YAML::Load(resolved), "");
+  return values;
+}
+
+}  // namespace
+
+std::vector<DeckChange> kept_keys_changed(const std::string& before, const std::string& after,
+                                          const std::string& app) {
+  const std::map<std::string, std::string> old_values = kept_values(before, app), new_values = kept_values(after, app);
+  std::map<std::string, DeckChange> changes;
+  for (const auto& [key, value] : old_values) {
+    const auto now = new_values.find(key);
+    if (now == new_values.end() || now->second != value)
+      changes[key] = DeckChange{key, value, now == new_values.end() ? "" : now->second};
+  }
+  for (const auto& [key, value] : new_values)
+    if (!old_values.count(key)) changes[key] = DeckChange{key, "", value};
+  std::vector<DeckChange> list;
+  for (auto& entry : changes) list.push_back(std::move(entry.second));
+  return list;
 }
 
 }  // namespace strata::io

@@ -274,6 +274,11 @@ std::vector<std::string> heat_run(const std::string& dir, int steps, const std::
   return args;
 }
 
+std::string text_of(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // A restart from a checkpoint at or past the run's last step is a deck error
 // on the key that ends the run, naming the checkpoint, before anything runs:
 // time.steps, or time.end_time reached in steps of the checkpoint's dt.
@@ -349,6 +354,60 @@ TEST(Restart, AtOrPastTheEndOfARunWhoseAppPicksDtIsADeckError) {
                                       " is at t = " + shown + " (step 5) and the run ends at end_time " + shown +
                                       ": nothing is left to run (raise time.end_time to continue)\n"));
   EXPECT_EQ(ended.out, "");
+}
+
+// A restart keeps the app, grid, app section and time.dt/cfl its checkpoint
+// ran with: a deck that changes any is refused, each key listed where it is
+// set with both values; --allow-changes continues with a warning listing
+// them. Keys free to change pass silently, and so does a default written out.
+TEST(Restart, ChangedPhysicsIsRefusedUnlessAllowed) {
+  const std::string dir = scratch_dir("restart-changes");
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 20, {"--set", "checkpoint.every=10"}));
+  const std::string at10 = dir + "/heat3d_000010.chk.h5";
+  const std::string changed_deck = dir + "/changed.yaml";
+  if (world_rank() == 0) {
+    std::string text = text_of(small_heat());
+    text.replace(text.find("alpha: 0.5"), 10, "alpha: 0.6");
+    std::ofstream(changed_deck) << text;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto changed = heat_run(dir, 20, {"--restart", at10, "--set", "time.cfl=0.5", "--set",
+                                    "grid.periodic=[true,false,false]"});
+  changed.front() = changed_deck;
+  const std::string list =
+      "  --set grid.periodic=[true,false,false]: grid.periodic: [false, false, false] in the checkpoint, "
+      "[true, false, false] now\n"
+      "  " + changed_deck + ":6: heat3d.alpha: 0.5 in the checkpoint, 0.6 now\n"
+      "  --set time.cfl=0.5: time.cfl: 0.8 in the checkpoint, 0.5 now\n";
+  const test::DriverRun refused = test::run_driver(MPI_COMM_WORLD, changed);
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_EQ(refused.out, "");
+  EXPECT_EQ(refused.err, test::on_rank0("--restart " + at10 + ": the deck changes keys a restart keeps (the app, "
+                                        "grid, heat3d and time.dt/cfl; --allow-changes restarts anyway):\n" + list));
+  changed.push_back("--allow-changes");
+  const test::DriverRun allowed = test::run_driver(MPI_COMM_WORLD, changed);
+  EXPECT_EQ(allowed.code, 0) << allowed.err;
+  EXPECT_EQ(allowed.err, test::on_rank0("strata: warning: --restart " + at10 +
+                                        ": continuing with keys changed since the checkpoint (--allow-changes):\n" +
+                                        list));
+
+  const test::DriverRun free = test::run_driver(
+      MPI_COMM_WORLD,
+      heat_run(dir + "/free", 25,
+               {"--restart", at10, "--set", "output.write_every=5", "--set", "checkpoint.every=5", "--set",
+                "hybrid.cpu_share=0.5", "--set", "halo.width=2", "--set", "halo.overlap=false", "--set",
+                "decomposition.dims=[" + std::to_string(world_size()) + ",1,1]"}));
+  EXPECT_EQ(free.code, 0) << free.err;
+  EXPECT_EQ(free.err, "");
+
+  // The checkpoint's deck left alpha out (--set ~): its default, 1, is what it ran with.
+  expect_success(MPI_COMM_WORLD,
+                 heat_run(dir + "/default", 10, {"--set", "heat3d.alpha=~", "--set", "checkpoint.every=10"}));
+  const test::DriverRun same = test::run_driver(
+      MPI_COMM_WORLD, heat_run(dir + "/default", 20, {"--restart", dir + "/default/heat3d_000010.chk.h5", "--set",
+                                                      "heat3d.alpha=1"}));
+  EXPECT_EQ(same.code, 0) << same.err;
+  EXPECT_EQ(same.err, "");
 }
 
 // A write that fails part-way leaves no file under the final name.
