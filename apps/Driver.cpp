@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace strata {
@@ -88,6 +89,39 @@ std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);
   return text;
+}
+
+// "1 output file", "2 output files".
+std::string count(std::size_t n, const std::string& thing) {
+  return std::to_string(n) + " " + thing + (n == 1 ? "" : "s");
+}
+
+std::string listed(const std::vector<std::string>& paths) {
+  std::string text;
+  for (const std::string& path : paths) text += (text.empty() ? "" : ", ") + path;
+  return text;
+}
+
+// Rank 0, at start-up, before anything is written: writes a killed run
+// left unfinished (`.partial`, of this run's names only) are deleted, with
+// one note on `err`.
+void prepare_directories(const io::RunConfig& config, const CommandLine& cli, std::ostream& err) {
+  const std::string& output_dir = config.output.directory;
+  const std::string& checkpoint_dir = config.checkpoint.directory;
+  const bool writes_output = config.output.write_every > 0, writes_checkpoints = config.checkpoint.every > 0;
+  std::vector<std::string> unfinished;
+  if (writes_output) unfinished = io::unfinished_output_files(output_dir, config.output.prefix);
+  if (writes_checkpoints || cli.restart == "latest")
+    for (const std::string& path : io::unfinished_checkpoint_files(checkpoint_dir, config.app))
+      unfinished.push_back(path);
+  std::vector<std::string> deleted;
+  for (const std::string& path : unfinished) {
+    std::error_code error;
+    if (std::filesystem::remove(path, error)) deleted.push_back(path);
+  }
+  if (!deleted.empty())
+    err << "strata: note: deleted " << count(deleted.size(), "unfinished write") << " of an interrupted run: "
+        << listed(deleted) << std::endl;
 }
 
 // Unset keys (`--set key=~`) left out of a deck tree, as reading skips them.
@@ -286,9 +320,15 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   settings.event_every = {config.output.write_every, config.checkpoint.every};
   std::unique_ptr<io::FieldOutput> output;
   std::string restart_path;
-  const bool restarted = collectively(comm, err, [&] {
+  // Rank 0 alone looks at the directories, so its verdict is agreed on
+  // before anything collective.
+  const bool prepared = collectively(comm, err, [&] {
     if (!cli->restart.empty() && !sim->restartable())
       throw InputError("--restart: " + config.app + " does not restart from checkpoints yet");
+    if (rank == 0) prepare_directories(config, *cli, err);
+  });
+  if (!prepared) return 1;
+  const bool restarted = collectively(comm, err, [&] {
     if (!cli->restart.empty()) {
       const io::Restart from =
           cli->restart == "latest"

@@ -2,6 +2,7 @@
 
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
+#include "io/StepFiles.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -271,10 +272,25 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   return Restart{path, clock, file.has("deck") ? std::optional<std::string>(file.attribute_string("deck")) : std::nullopt};
 }
 
+namespace {
+
+constexpr const char* checkpoint_suffix = ".chk.h5";
+constexpr const char* unfinished_suffix = ".chk.h5.partial";
+
+std::vector<std::string> paths_of(const std::vector<StepFile>& files) {
+  std::vector<std::string> paths;
+  for (const StepFile& f : files) paths.push_back(f.path);
+  return paths;
+}
+
+}  // namespace
+
 std::string checkpoint_path(const RunConfig& config, int step) {
-  char name[64];
-  std::snprintf(name, sizeof name, "_%06d.chk.h5", step);
-  return config.checkpoint.directory + "/" + config.app + name;
+  return config.checkpoint.directory + "/" + step_file_name(config.app, step, checkpoint_suffix);
+}
+
+std::vector<std::string> unfinished_checkpoint_files(const std::string& directory, const std::string& app) {
+  return paths_of(step_files(directory, app, unfinished_suffix));
 }
 
 namespace {
@@ -288,25 +304,9 @@ struct Candidate {
 // `APP_NNNNNN.chk.h5` and unfinished `APP_NNNNNN.chk.h5.partial` in `dir`,
 // newest step first, a finished file before its partial twin.
 std::vector<Candidate> checkpoints_newest_first(const std::string& dir, const std::string& app) {
-  namespace fs = std::filesystem;
   std::vector<Candidate> found;
-  std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return found;
-  const std::string prefix = app + "_", suffix = ".chk.h5", partial = ".partial";
-  for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec)) {
-    std::string name = entry.path().filename().string();
-    const bool is_partial = name.size() > partial.size() &&
-                            name.compare(name.size() - partial.size(), partial.size(), partial) == 0;
-    if (is_partial) name.resize(name.size() - partial.size());
-    if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
-        name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-      continue;
-    const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-    if (digits.empty() || digits.size() > 9 ||
-        !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      continue;
-    found.push_back({std::stol(digits), is_partial, dir + "/" + entry.path().filename().string()});
-  }
+  for (const StepFile& f : step_files(dir, app, checkpoint_suffix)) found.push_back({f.step, false, f.path});
+  for (const StepFile& f : step_files(dir, app, unfinished_suffix)) found.push_back({f.step, true, f.path});
   std::sort(found.begin(), found.end(), [](const Candidate& a, const Candidate& b) {
     return a.step != b.step ? a.step > b.step : a.partial < b.partial;
   });

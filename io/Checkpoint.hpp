@@ -35,6 +35,10 @@ struct Clock {
 //! `DIR/APP_NNNNNN.chk.h5`: the checkpoint of `step` in config.checkpoint.directory.
 std::string checkpoint_path(const RunConfig& config, int step);
 
+//! Checkpoint writes of `app` that never finished (`APP_NNNNNN.chk.h5.partial`,
+//! left by a run that was killed), by step.
+std::vector<std::string> unfinished_checkpoint_files(const std::string& directory, const std::string& app);
+
 //! Collective. `sim` may launch copy kernels to save staggered fields.
 void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                       const Clock& clock, const RunConfig& config, const std::string& deck_text,

@@ -3,21 +3,27 @@
 #include "framework/AtomicFile.hpp"
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
+#include "io/StepFiles.hpp"
 
-#include <cstdio>
 #include <filesystem>
 
 namespace strata::io {
 
 namespace {
 
-std::string step_name(const std::string& prefix, int step) {
-  char name[32];
-  std::snprintf(name, sizeof name, "_%06d", step);
-  return prefix + name;
+std::string step_name(const std::string& prefix, int step) { return step_file_name(prefix, step, ""); }
+
+XdmfGrid xdmf_grid(const GridConfig& grid) {
+  return XdmfGrid{grid.cells, grid.lo, {grid.spacing(X), grid.spacing(Y), grid.spacing(Z)}};
 }
 
 }  // namespace
+
+std::vector<std::string> unfinished_output_files(const std::string& directory, const std::string& prefix) {
+  std::vector<std::string> found;
+  for (const StepFile& f : step_files(directory, prefix, ".h5.partial")) found.push_back(f.path);
+  return found;
+}
 
 FieldOutput::FieldOutput(MPI_Comm comm, const GridConfig& grid, const Box& local,
                          std::string directory, std::string prefix)
@@ -56,7 +62,7 @@ void FieldOutput::write(const Simulation& sim, int step, double time) {
     }
     file.commit();
   }
-  const XdmfGrid grid{grid_.cells, grid_.lo, {grid_.spacing(X), grid_.spacing(Y), grid_.spacing(Z)}};
+  const XdmfGrid grid = xdmf_grid(grid_);
   const XdmfStep entry{step_name(prefix_, step) + ".h5", time};
   steps_.push_back(entry);
   int rank = 0;

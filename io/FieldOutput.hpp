@@ -37,4 +37,8 @@ class FieldOutput {
   std::vector<XdmfStep> steps_;
 };
 
+//! Output writes that never finished (`PREFIX_NNNNNN.h5.partial`, left by a
+//! run that was killed), by step.
+std::vector<std::string> unfinished_output_files(const std::string& directory, const std::string& prefix);
+
 }  // namespace strata::io

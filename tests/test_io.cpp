@@ -200,14 +200,16 @@ TEST(Checkpoint, RestartLatestPicksTheNewestValidCheckpoint) {
   latest.insert(latest.end(), {"--restart", "latest"});
   const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, latest);
   EXPECT_EQ(run.code, 0) << run.err;
-  EXPECT_EQ(run.err, test::on_rank0("strata: warning: --restart latest: skipping " + run_dir +
-                                    "/heat3d_000015.chk.h5.partial: an unfinished write\n"
+  // The unfinished write is deleted at start-up, before the checkpoints are tried.
+  EXPECT_EQ(run.err, test::on_rank0("strata: note: deleted 1 unfinished write of an interrupted run: " + run_dir +
+                                    "/heat3d_000015.chk.h5.partial\n"
                                     "strata: warning: --restart latest: skipping " + run_dir +
                                     "/heat3d_000010.chk.h5: cannot restart from this checkpoint: field 'u' "
                                     "does not match its checksum (the file is corrupt)\n"));
   if (world_rank() == 0) {
     EXPECT_NE(run.out.find("restart: " + run_dir + "/heat3d_000005.chk.h5 at step 5\n"), std::string::npos)
         << run.out;
+    EXPECT_FALSE(fs::exists(run_dir + "/heat3d_000015.chk.h5.partial"));
   }
   const std::array<int, 3> cells{12, 10, 8};
   expect_identical(read_all(MPI_COMM_WORLD, run_dir + "/heat3d_000020.h5", "u", cells),
@@ -408,6 +410,35 @@ TEST(Restart, ChangedPhysicsIsRefusedUnlessAllowed) {
                                                       "heat3d.alpha=1"}));
   EXPECT_EQ(same.code, 0) << same.err;
   EXPECT_EQ(same.err, "");
+}
+
+// Unfinished writes a killed run left (`.partial`) under this run's names
+// are deleted at start-up with one note; other files stay.
+TEST(StartUp, UnfinishedWritesOfAnInterruptedRunAreDeleted) {
+  const std::string dir = scratch_dir("partial");
+  const std::string out = dir + "/out", checkpoints = dir + "/checkpoints";
+  const std::vector<std::string> deleted{out + "/heat3d_000007.h5.partial",
+                                         checkpoints + "/heat3d_000015.chk.h5.partial"};
+  const std::vector<std::string> kept{out + "/other_000007.h5.partial", out + "/heat3d_000007.chk.h5.partial",
+                                      out + "/notes.partial", checkpoints + "/cardiac_000015.chk.h5.partial",
+                                      checkpoints + "/heat3d_000015.h5.partial"};
+  if (world_rank() == 0) {
+    fs::create_directories(out);
+    fs::create_directories(checkpoints);
+    for (const auto& list : {deleted, kept})
+      for (const std::string& path : list) std::ofstream(path) << "half a file";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto args = heat_run(out, 10, {"--set", "output.write_every=10", "--set", "checkpoint.every=10", "--set",
+                                 "checkpoint.dir=" + checkpoints});
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, args);
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, test::on_rank0("strata: note: deleted 2 unfinished writes of an interrupted run: " +
+                                    deleted[0] + ", " + deleted[1] + "\n"));
+  if (world_rank() == 0) {
+    for (const std::string& path : deleted) EXPECT_FALSE(fs::exists(path)) << path;
+    for (const std::string& path : kept) EXPECT_TRUE(fs::exists(path)) << path;
+  }
 }
 
 // A write that fails part-way leaves no file under the final name.
