@@ -102,13 +102,41 @@ std::string listed(const std::vector<std::string>& paths) {
   return text;
 }
 
-// Rank 0, at start-up, before anything is written: writes a killed run
-// left unfinished (`.partial`, of this run's names only) are deleted, with
-// one note on `err`.
-void prepare_directories(const io::RunConfig& config, const CommandLine& cli, std::ostream& err) {
+// Rank 0, at start-up, before anything is written. A fresh run would mix
+// its outputs and checkpoints with those an earlier run left under the same
+// names: it is refused (a deck error on output.dir or checkpoint.dir naming
+// the first such file) unless --overwrite, which deletes them first. Writes a
+// killed run left unfinished (`.partial`, of this run's names only) are
+// deleted. Each deletion is one note on `err`.
+void prepare_directories(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli, std::ostream& err) {
   const std::string& output_dir = config.output.directory;
   const std::string& checkpoint_dir = config.checkpoint.directory;
   const bool writes_output = config.output.write_every > 0, writes_checkpoints = config.checkpoint.every > 0;
+  if (cli.restart.empty()) {
+    const std::vector<std::string> outputs =
+        writes_output ? io::output_files(output_dir, config.output.prefix) : std::vector<std::string>{};
+    const std::vector<std::string> checkpoints =
+        writes_checkpoints ? io::checkpoint_files(checkpoint_dir, config.app) : std::vector<std::string>{};
+    if (!cli.overwrite) {
+      if (!outputs.empty())
+        deck.root().section("output").fail(
+            "dir", output_dir + " holds an earlier run's outputs (first: " + outputs.front() +
+                       "): a fresh run would overwrite them; continue that run with --restart, choose another "
+                       "output.dir or output.prefix, or give --overwrite to replace them");
+      if (!checkpoints.empty())
+        deck.root().section("checkpoint").fail(
+            "dir", checkpoint_dir + " holds an earlier run's checkpoints (first: " + checkpoints.front() +
+                       "): a fresh run would overwrite them; continue that run with --restart, choose another "
+                       "checkpoint.dir, or give --overwrite to replace them");
+    }
+    for (const std::string& path : outputs) std::filesystem::remove(path);
+    for (const std::string& path : checkpoints) std::filesystem::remove(path);
+    std::string deleted;
+    if (!outputs.empty()) deleted = count(outputs.size(), "output file") + " in " + output_dir;
+    if (!checkpoints.empty())
+      deleted += (deleted.empty() ? "" : " and ") + count(checkpoints.size(), "checkpoint") + " in " + checkpoint_dir;
+    if (!deleted.empty()) err << "strata: note: --overwrite: deleted an earlier run's " << deleted << std::endl;
+  }
   std::vector<std::string> unfinished;
   if (writes_output) unfinished = io::unfinished_output_files(output_dir, config.output.prefix);
   if (writes_checkpoints || cli.restart == "latest")
@@ -325,7 +353,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   const bool prepared = collectively(comm, err, [&] {
     if (!cli->restart.empty() && !sim->restartable())
       throw InputError("--restart: " + config.app + " does not restart from checkpoints yet");
-    if (rank == 0) prepare_directories(config, *cli, err);
+    if (rank == 0) prepare_directories(*deck, config, *cli, err);
   });
   if (!prepared) return 1;
   const bool restarted = collectively(comm, err, [&] {
@@ -343,6 +371,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
                                                  config.output.directory, config.output.prefix);
     if (config.checkpoint.every > 0 && rank == 0)
       std::filesystem::create_directories(config.checkpoint.directory);
+    if (output && !cli->restart.empty()) output->continue_series(*sim, settings.first_step);
   });
   if (!restarted) return 1;
 

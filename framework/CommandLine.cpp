@@ -28,6 +28,8 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
       cl.restart = argv[++n];
     } else if (arg == "--allow-changes") {
       cl.allow_changes = true;
+    } else if (arg == "--overwrite") {
+      cl.overwrite = true;
     } else if (arg == "--set") {
       if (n + 1 >= argc) throw InputError("strata: --set needs key.path=value");
       cl.overrides.emplace_back(argv[++n]);
@@ -44,6 +46,8 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
     }
   }
   if (cl.deck_path.empty()) throw InputError("strata: no deck given\n" + usage());
+  if (cl.overwrite && !cl.restart.empty())
+    throw InputError("strata: --overwrite is for a fresh run; a --restart continues the run whose files it finds");
   return cl;
 }
 
@@ -69,7 +73,7 @@ bool CommandLine::asks_kokkos_help(int argc, const char* const* argv) {
 
 std::string CommandLine::usage() {
   return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]]\n"
-         "                   [--print-deck]\n"
+         "                   [--overwrite] [--print-deck]\n"
          "       strata --help | --version | --kokkos-help\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
@@ -83,7 +87,9 @@ std::string CommandLine::usage() {
          "  --allow-changes       restart although the deck changes keys the checkpoint ran\n"
          "                        with (the app's section, grid.periodic, time.dt, time.cfl):\n"
          "                        a warning lists them instead of an error (docs/checkpoints.md)\n"
-
+         "  --overwrite           let a fresh run replace an earlier run's outputs and\n"
+         "                        checkpoints in output.dir and checkpoint.dir (they are\n"
+         "                        deleted at start-up; without it the run is refused)\n"
          "  --print-deck          print the deck with every default filled in, and exit\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"

@@ -1,6 +1,6 @@
 #pragma once
 //! \file CommandLine.hpp
-//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]] [--print-deck]`
+//! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]] [--overwrite] [--print-deck]`
 //! `strata --help | --version | --kokkos-help`
 
 #include <string>
@@ -15,6 +15,7 @@ struct CommandLine {
   std::vector<std::string> overrides;  //!< `key.path=value`, in order
   std::string restart;                 //!< checkpoint to continue from, "latest", or ""
   bool allow_changes = false;          //!< a restart may change keys the checkpoint's deck fixed
+  bool overwrite = false;              //!< a fresh run may replace an earlier run's files
 
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);

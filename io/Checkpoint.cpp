@@ -289,6 +289,10 @@ std::string checkpoint_path(const RunConfig& config, int step) {
   return config.checkpoint.directory + "/" + step_file_name(config.app, step, checkpoint_suffix);
 }
 
+std::vector<std::string> checkpoint_files(const std::string& directory, const std::string& app) {
+  return paths_of(step_files(directory, app, checkpoint_suffix));
+}
+
 std::vector<std::string> unfinished_checkpoint_files(const std::string& directory, const std::string& app) {
   return paths_of(step_files(directory, app, unfinished_suffix));
 }

@@ -35,6 +35,9 @@ struct Clock {
 //! `DIR/APP_NNNNNN.chk.h5`: the checkpoint of `step` in config.checkpoint.directory.
 std::string checkpoint_path(const RunConfig& config, int step);
 
+//! The checkpoints of `app` in `directory` (`APP_NNNNNN.chk.h5`), by step;
+//! none when the directory does not exist.
+std::vector<std::string> checkpoint_files(const std::string& directory, const std::string& app);
 //! Checkpoint writes of `app` that never finished (`APP_NNNNNN.chk.h5.partial`,
 //! left by a run that was killed), by step.
 std::vector<std::string> unfinished_checkpoint_files(const std::string& directory, const std::string& app);

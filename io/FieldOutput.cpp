@@ -5,7 +5,11 @@
 #include "io/ParallelHdf5.hpp"
 #include "io/StepFiles.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
 
 namespace strata::io {
 
@@ -13,11 +17,31 @@ namespace {
 
 std::string step_name(const std::string& prefix, int step) { return step_file_name(prefix, step, ""); }
 
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::stringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return std::nullopt;
+  return text.str();
+}
+
 XdmfGrid xdmf_grid(const GridConfig& grid) {
   return XdmfGrid{grid.cells, grid.lo, {grid.spacing(X), grid.spacing(Y), grid.spacing(Z)}};
 }
 
 }  // namespace
+
+std::vector<std::string> output_files(const std::string& directory, const std::string& prefix) {
+  std::vector<std::string> found;
+  for (const char* suffix : {".h5", ".xmf"})
+    for (const StepFile& f : step_files(directory, prefix, suffix)) found.push_back(f.path);
+  std::error_code error;
+  const std::string series = directory + "/" + prefix + ".xmf";
+  if (std::filesystem::exists(series, error)) found.push_back(series);
+  std::sort(found.begin(), found.end());
+  return found;
+}
 
 std::vector<std::string> unfinished_output_files(const std::string& directory, const std::string& prefix) {
   std::vector<std::string> found;
@@ -47,6 +71,24 @@ FieldOutput::FieldOutput(MPI_Comm comm, const GridConfig& grid, const Box& local
 
 std::string FieldOutput::h5_path(int step) const {
   return directory_ + "/" + step_name(prefix_, step) + ".h5";
+}
+
+void FieldOutput::continue_series(const Simulation& sim, int step) {
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
+  if (rank != 0) return;
+  namespace fs = std::filesystem;
+  for (const StepFile& xmf : step_files(directory_, prefix_, ".xmf")) {
+    if (xmf.step > step) break;
+    const std::string h5 = step_name(prefix_, xmf.step) + ".h5";
+    std::error_code error;
+    if (!fs::is_regular_file(directory_ + "/" + h5, error)) continue;
+    const std::optional<std::string> xml = read_text(xmf.path);
+    if (!xml) continue;
+    if (const std::optional<double> time = xdmf_time(*xml)) steps_.push_back(XdmfStep{h5, *time});
+  }
+  if (!steps_.empty())
+    write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(xdmf_grid(grid_), sim.field_names(), steps_));
 }
 
 void FieldOutput::write(const Simulation& sim, int step, double time) {

@@ -1,5 +1,8 @@
 #include "io/Xdmf.hpp"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace strata::io {
@@ -57,6 +60,18 @@ std::string xdmf_series(const XdmfGrid& grid, const std::vector<std::string>& fi
   for (const XdmfStep& step : steps) body += uniform_grid(grid, fields, step, "      ");
   body += "    </Grid>\n";
   return header + body + footer;
+}
+
+std::optional<double> xdmf_time(const std::string& xml) {
+  const std::string tag = "<Time Value=\"";
+  const std::size_t at = xml.find(tag);
+  if (at == std::string::npos) return std::nullopt;
+  const char* begin = xml.c_str() + at + tag.size();
+  char* end = nullptr;
+  errno = 0;
+  const double time = std::strtod(begin, &end);
+  if (end == begin || *end != '"' || errno == ERANGE || !std::isfinite(time)) return std::nullopt;
+  return time;
 }
 
 }  // namespace strata::io

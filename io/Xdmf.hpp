@@ -5,6 +5,7 @@
 //! fields as cell-centred scalars read from the HDF5 datasets.
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,9 @@ std::string xdmf_single(const XdmfGrid& grid, const std::vector<std::string>& fi
 //! A complete XDMF file with a temporal collection of all outputs so far.
 std::string xdmf_series(const XdmfGrid& grid, const std::vector<std::string>& fields,
                         const std::vector<XdmfStep>& steps);
+
+//! The time of the (first) grid of an XDMF file's text, as xdmf_single wrote
+//! it (exactly: 17 digits), or nullopt when it has none.
+std::optional<double> xdmf_time(const std::string& xml);
 
 }  // namespace strata::io

@@ -150,7 +150,7 @@ TEST(Checkpoint, CorruptFieldDataIsRefusedByItsChecksum) {
   const std::string edited = dir + "/edited_clock.chk.h5";
   expect_success(MPI_COMM_WORLD, {deck, "--set", "time.end_time=~", "--set", "time.steps=4", "--set",
                                   "checkpoint.every=4", "--set", "checkpoint.dir=" + dir, "--set",
-                                  "report.json=", "--set", "output.report_every=0"});
+                                  "report.json=", "--set", "output.report_every=0", "--overwrite"});
   if (world_rank() == 0) {
     fs::copy_file(checkpoint, edited);
     const hid_t file = H5Fopen(edited.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
@@ -438,6 +438,80 @@ TEST(StartUp, UnfinishedWritesOfAnInterruptedRunAreDeleted) {
   if (world_rank() == 0) {
     for (const std::string& path : deleted) EXPECT_FALSE(fs::exists(path)) << path;
     for (const std::string& path : kept) EXPECT_TRUE(fs::exists(path)) << path;
+  }
+}
+
+// A fresh run refuses, before anything runs, to write where an earlier
+// run's outputs or checkpoints of the same names are, naming the directory
+// and the first such file; with --overwrite it deletes them first, so that
+// none of the earlier run's files remains among the new run's.
+TEST(StartUp, AFreshRunRefusesToOverwriteAnEarlierRun) {
+  const std::string dir = scratch_dir("overwrite");
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 20, {"--set", "output.write_every=5", "--set", "checkpoint.every=10"}));
+  const auto again = heat_run(dir, 20, {"--set", "output.write_every=10", "--set", "checkpoint.every=10"});
+  const test::DriverRun outputs = test::run_driver(MPI_COMM_WORLD, again);
+  EXPECT_EQ(outputs.code, 1);
+  EXPECT_EQ(outputs.out, "");
+  EXPECT_EQ(outputs.err, test::on_rank0("--set output.dir=" + dir + ": output.dir: " + dir +
+                                        " holds an earlier run's outputs (first: " + dir +
+                                        "/heat3d.xmf): a fresh run would overwrite them; continue that run with "
+                                        "--restart, choose another output.dir or output.prefix, or give --overwrite "
+                                        "to replace them\n"));
+  // Outputs of another prefix are other files, but the checkpoints are the same.
+  auto other_prefix = again;
+  other_prefix.insert(other_prefix.end(), {"--set", "output.prefix=second"});
+  const test::DriverRun checkpoints = test::run_driver(MPI_COMM_WORLD, other_prefix);
+  EXPECT_EQ(checkpoints.code, 1);
+  EXPECT_EQ(checkpoints.err, test::on_rank0("--set checkpoint.dir=" + dir + ": checkpoint.dir: " + dir +
+                                            " holds an earlier run's checkpoints (first: " + dir +
+                                            "/heat3d_000010.chk.h5): a fresh run would overwrite them; continue "
+                                            "that run with --restart, choose another checkpoint.dir, or give "
+                                            "--overwrite to replace them\n"));
+
+  auto overwrite = again;
+  overwrite.push_back("--overwrite");
+  const test::DriverRun replaced = test::run_driver(MPI_COMM_WORLD, overwrite);
+  EXPECT_EQ(replaced.code, 0) << replaced.err;
+  EXPECT_EQ(replaced.err, test::on_rank0("strata: note: --overwrite: deleted an earlier run's 9 output files in " +
+                                         dir + " and 2 checkpoints in " + dir + "\n"));
+  if (world_rank() == 0) {
+    EXPECT_FALSE(fs::exists(dir + "/heat3d_000005.h5"));
+    EXPECT_FALSE(fs::exists(dir + "/heat3d_000015.xmf"));
+    EXPECT_TRUE(fs::exists(dir + "/heat3d_000020.h5"));
+    EXPECT_EQ(text_of(dir + "/heat3d.xmf").find("heat3d_000005.h5"), std::string::npos);
+  }
+
+  auto restart = heat_run(dir, 30, {"--restart", dir + "/heat3d_000020.chk.h5", "--overwrite"});
+  const test::DriverRun both = test::run_driver(MPI_COMM_WORLD, restart);
+  EXPECT_EQ(both.code, 1);
+  EXPECT_EQ(both.err, test::on_rank0("strata: --overwrite is for a fresh run; a --restart continues the run whose "
+                                     "files it finds\n"));
+}
+
+// After a restart the time series covers the whole run: the outputs up to
+// the restart step found in output.dir open it, so that it equals the
+// series of the run had it not been interrupted.
+TEST(FieldOutput, SeriesCoversTheWholeRunAcrossARestart) {
+  const std::string dir = scratch_dir("series");
+  const std::vector<std::string> extra{"--set", "output.write_every=5", "--set", "checkpoint.every=10"};
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 20, extra));
+  std::string whole;
+  if (world_rank() == 0) {
+    whole = text_of(dir + "/heat3d.xmf");
+    EXPECT_NE(whole.find("heat3d_000005.h5"), std::string::npos) << whole;
+    // Killed after step 14: the later outputs never were.
+    for (const char* file : {"heat3d_000015.h5", "heat3d_000015.xmf", "heat3d_000020.h5", "heat3d_000020.xmf",
+                             "heat3d_000020.chk.h5"})
+      fs::remove(dir + "/" + file);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  auto restart = heat_run(dir, 20, extra);
+  restart.insert(restart.end(), {"--restart", dir + "/heat3d_000010.chk.h5"});
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, restart);
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  if (world_rank() == 0) {
+    EXPECT_EQ(text_of(dir + "/heat3d.xmf"), whole);
   }
 }
 
