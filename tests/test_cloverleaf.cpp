@@ -151,6 +151,18 @@ TYPED_TEST(CloverLeaf, SummariesMatchTheReferenceCode) {
 
 // The same problem read from its clover.in by the driver, with and without
 // a host slab: every summary it prints (steps 0, 4, 8, 12) is the reference's.
+// The summary's numbers as the reference's Fortran E16.8 prints them,
+// non-finite ones included (their exponent once came from log10(NaN)).
+TEST(CloverLeafReference, SummaryNumbersAreWrittenAsFortranE16_8) {
+  using cloverleaf::fortran_e16_8;
+  EXPECT_EQ(fortran_e16_8(0.0), "  0.00000000E+00");
+  EXPECT_EQ(fortran_e16_8(232.70186), "  0.23270186E+03");
+  EXPECT_EQ(fortran_e16_8(-0.0017984517), " -0.17984517E-02");
+  EXPECT_EQ(fortran_e16_8(9.999999999), "  0.10000000E+02");
+  EXPECT_EQ(fortran_e16_8(std::nan("")), "             NaN");
+  EXPECT_EQ(fortran_e16_8(-HUGE_VAL), "       -Infinity");
+}
+
 TEST(CloverLeafReference, BlastAndSphereDeckPrintsTheReferenceSummaries) {
   const std::vector<SummaryRow> reference = reference_blast_sphere();
   for (const std::string share : {"0.0", "0.5"}) {

@@ -62,6 +62,10 @@ inline Bounds bounds_along(int axis, int lo, int hi, int other_lo, int other_hi)
 //! `value` as Fortran's E16.8 writes it: a 0.dddddddd mantissa and a
 //! two-digit exponent, right-aligned in 16 columns.
 inline std::string fortran_e16_8(double value) {
+  if (!std::isfinite(value)) {  // as gfortran writes them (the watchdog stops such a run next)
+    const std::string word = std::isnan(value) ? "NaN" : value < 0 ? "-Infinity" : "Infinity";
+    return std::string(16 - word.size(), ' ') + word;
+  }
   int exponent = 0;
   long long digits = 0;
   if (value != 0.0) {
