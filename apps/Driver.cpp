@@ -313,8 +313,13 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     try {
       sim = build_app(*decomposition);
     } catch (const HaloWidthError& e) {
-      // A halo wider than a rank's box: blame the width if given, else as above.
+      // A halo wider than a rank's box: blame the width if given, else the
+      // tiled cycle's steps that set it, else as above.
       if (config.halo.width > 0) deck->root().section("halo").fail("width", e.reason());
+      if (config.time_tiling.steps > 1 && !config.time_tiling.automatic)
+        deck->root().section("time_tiling").fail(
+            "steps", e.reason() + " (a cycle of " + std::to_string(config.time_tiling.steps) +
+                         " steps needs that many ghost layers per stencil reach: fewer steps per cycle fit)");
       blame_decomposition(e.reason());
     }
     check_time_plan(*deck, config, *sim);
