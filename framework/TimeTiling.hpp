@@ -304,13 +304,16 @@ struct TiledCycleKernel {
   // from memory ahead of its use (the hardware prefetcher stops at page
   // boundaries, and the rows of a plane span many pages).
   KOKKOS_INLINE_FUNCTION void prefetch_input(const Rect& rect, int k) const {
+#ifndef __CUDA_ARCH__
     if constexpr (runs_on_host<ExecSpace>) {
       if (k >= cycle.level_box(0).hi[Z] + cycle.reach) return;
       const int r = cycle.reach;
       for (int f = 0; f < N; ++f)
         for (int j = rect.y0 - r; j < rect.y1 + r; ++j)
           for (int i = rect.x0 - r; i < rect.x1 + r; i += 8) __builtin_prefetch(&in[f](i, j, k));
-    } else {
+    } else  // (the device pass of a CUDA build compiles only this branch)
+#endif
+    {
       (void)rect, (void)k;
     }
   }
