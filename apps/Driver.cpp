@@ -1,6 +1,7 @@
 #include "apps/Driver.hpp"
 
 #include "apps/AppRegistry.hpp"
+#include "framework/AtomicFile.hpp"
 #include "framework/CommandLine.hpp"
 #include "framework/Error.hpp"
 #include "framework/FloatingPoint.hpp"
@@ -102,6 +103,26 @@ std::string listed(const std::vector<std::string>& paths) {
   return text;
 }
 
+// Rank 0, at start-up: every place the run writes to can be written (a
+// missing output or checkpoint directory is created), else a deck error on
+// its key naming the path and the OS's reason, before any step is taken.
+void check_writable(io::Deck& deck, const io::RunConfig& config) {
+  const auto check_directory = [&](const std::string& section, const std::string& dir) {
+    std::error_code error;
+    if (!std::filesystem::exists(dir, error)) {
+      std::filesystem::create_directories(dir, error);
+      if (error)
+        deck.root().section(section).fail("dir", "cannot create the directory " + dir + ": " + error.message());
+    }
+    const std::string why = cannot_create_files_in(dir);
+    if (!why.empty()) deck.root().section(section).fail("dir", "cannot create files in " + dir + ": " + why);
+  };
+  if (config.output.write_every > 0) check_directory("output", config.output.directory);
+  if (config.checkpoint.every > 0) check_directory("checkpoint", config.checkpoint.directory);
+  if (const auto report = io::unwritable_report(config.report))
+    deck.root().section("report").fail(report->key, report->message);
+}
+
 // Rank 0, at start-up, before anything is written. A fresh run would mix
 // its outputs and checkpoints with those an earlier run left under the same
 // names: it is refused (a deck error on output.dir or checkpoint.dir naming
@@ -112,6 +133,7 @@ void prepare_directories(io::Deck& deck, const io::RunConfig& config, const Comm
   const std::string& output_dir = config.output.directory;
   const std::string& checkpoint_dir = config.checkpoint.directory;
   const bool writes_output = config.output.write_every > 0, writes_checkpoints = config.checkpoint.every > 0;
+  check_writable(deck, config);
   if (cli.restart.empty()) {
     const std::vector<std::string> outputs =
         writes_output ? io::output_files(output_dir, config.output.prefix) : std::vector<std::string>{};
@@ -266,6 +288,17 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
   settings.end_time.reset();
 }
 
+// A write in the time loop that failed on some rank; the lowest such rank
+// has printed why.
+struct WriteFailed {};
+
+// The start of a message about a run that stopped after `step`.
+std::string stopped_at(int step, double time) {
+  char at[96];
+  std::snprintf(at, sizeof at, "strata: the run stopped at step %d (t = %.6e): ", step, time);
+  return at;
+}
+
 // Whether argv starts a simulation (the driver reports a bad command line).
 bool runs_simulation(int argc, const char* const* argv) {
   if (CommandLine::asks_kokkos_help(argc, argv)) return false;
@@ -394,13 +427,32 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     if (!cli->restart.empty())
       out << "restart: " << restart_path << " at step " << settings.first_step << "\n";
   }
-  settings.after_step = [&](int step, double time, double dt) {
-    if (output && step % config.output.write_every == 0) output->write(*sim, step, time);
-    if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
-      io::write_checkpoint(comm, io::checkpoint_path(config, step), *sim, io::Clock{step, time, dt},
-                           config, deck->dump(), decomposition->local());
+  // A write that fails (a full disk, a directory gone) ends the run on every
+  // rank, its file named once; the files written before stay as they were.
+  const auto write = [&](int step, double time, const auto& body) {
+    std::optional<std::string> failure;
+    try {
+      body();
+    } catch (const std::exception& e) {
+      failure = stopped_at(step, time) + e.what();
+    }
+    if (!all_ranks_ok(comm, failure, err)) throw WriteFailed{};
   };
-  const TimeLoopResult result = run_time_loop(*sim, settings, decomposition->comm(), out);
+  settings.after_step = [&](int step, double time, double dt) {
+    if (output && step % config.output.write_every == 0)
+      write(step, time, [&] { output->write(*sim, step, time); });
+    if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
+      write(step, time, [&] {
+        io::write_checkpoint(comm, io::checkpoint_path(config, step), *sim, io::Clock{step, time, dt}, config,
+                             deck->dump(), decomposition->local());
+      });
+  };
+  TimeLoopResult result;
+  try {
+    result = run_time_loop(*sim, settings, decomposition->comm(), out);
+  } catch (const WriteFailed&) {
+    return 1;
+  }
   if (result.outcome == RunOutcome::Stopped) {
     if (rank == 0) err << result.stop_reason << std::endl;
     return 1;

@@ -2,9 +2,12 @@
 
 #include "framework/Error.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
 namespace strata {
@@ -35,6 +38,15 @@ void write_file_atomically(const std::string& path, const std::string& text) {
     }
   }
   if (!renamed(temporary, path)) throw_rename_failed(temporary, path);
+}
+
+std::string cannot_create_files_in(const std::string& dir) {
+  const std::string probe = dir + "/.strata-probe." + std::to_string(::getpid());
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+  if (fd < 0) return std::strerror(errno);
+  ::close(fd);
+  ::unlink(probe.c_str());
+  return "";
 }
 
 void collective_rename_into_place(MPI_Comm comm, const std::string& temporary, const std::string& path) {

@@ -15,6 +15,11 @@ namespace strata {
 //! naming the file that failed.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+//! Why no file can be created in the existing directory `dir`, in the OS's
+//! words ("Permission denied", "Read-only file system", "Not a directory"),
+//! or "" when one can: a probe file is created there and removed.
+std::string cannot_create_files_in(const std::string& dir);
+
 //! Collective over `comm`, for a file every rank writes under the name
 //! `temporary`: once all ranks are done with it, rank 0 renames it onto
 //! `path` (removing it when that fails), and every rank throws the same Error

@@ -21,6 +21,15 @@ void check_status(herr_t status, const char* call, const std::string& path) {
   if (status < 0) throw Error(path + ": HDF5 " + call + " failed");
 }
 
+// For a collective call that may fail on some ranks only (MPI-IO reports
+// a full disk to the ranks whose data did not fit): every rank throws when
+// any failed, so that none goes on to the next collective call alone.
+void check_collective(herr_t status, const char* call, const std::string& path, MPI_Comm comm) {
+  int ok = status >= 0;
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
+  if (!ok) throw Error(path + ": HDF5 " + call + " failed");
+}
+
 // Closes an HDF5 object on scope exit.
 struct Handle {
   hid_t id;
@@ -93,9 +102,9 @@ void Hdf5Writer::write_field(const std::string& name, const Box& global, const B
                "H5Sselect_hyperslab", path_);
   Handle memory_space{check(H5Screate_simple(3, s.count, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
-  check_status(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
-                        block.data()),
-               "H5Dwrite", path_);
+  check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
+                            block.data()),
+                   "H5Dwrite", path_, comm_);
   // Test hook: fail between datasets, as a crash mid-write would.
   if (const char* fail = std::getenv("STRATA_TEST_FAIL_WRITE"); fail && std::string(fail) == "1")
     throw Error(path_ + ": write interrupted (STRATA_TEST_FAIL_WRITE)");
@@ -129,13 +138,14 @@ void Hdf5Writer::per_rank(const std::string& name, double value) {
                "H5Sselect_hyperslab", path_);
   Handle memory_space{check(H5Screate_simple(1, &one, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
-  check_status(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id, &value),
-               "H5Dwrite", path_);
+  check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id, &value),
+                   "H5Dwrite", path_, comm_);
 }
 
 void Hdf5Writer::commit() {
-  check_status(H5Fclose(file_), "H5Fclose", path_);
+  const herr_t closed = H5Fclose(file_);
   file_ = -1;
+  check_collective(closed, "H5Fclose", path_, comm_);
   collective_rename_into_place(comm_, partial_, path_);
   committed_ = true;
 }

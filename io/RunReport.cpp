@@ -4,12 +4,15 @@
 #include "framework/Error.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -38,7 +41,32 @@ void append_csv_row(const std::string& path, const std::vector<std::string>& hea
   if (!ok) throw Error(path + ": cannot append to the results table");
 }
 
+// Why `path` could not be written (replaced whole, or `appended` to), or nothing.
+std::optional<std::string> why_unwritable(const std::string& path, bool appended) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error)) return "cannot write " + path + ": " + std::strerror(EISDIR);
+  if (appended && std::filesystem::exists(path, error)) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND);
+    if (fd < 0) return "cannot append to " + path + ": " + std::strerror(errno);
+    ::close(fd);
+    return std::nullopt;
+  }
+  std::string directory = std::filesystem::path(path).parent_path().string();
+  if (directory.empty()) directory = ".";
+  const std::string why = cannot_create_files_in(directory);
+  if (why.empty()) return std::nullopt;
+  return "cannot write " + path + ": cannot create files in " + directory + ": " + why;
+}
+
 }  // namespace
+
+std::optional<UnwritableReport> unwritable_report(const ReportConfig& report) {
+  if (!report.json.empty())
+    if (const auto why = why_unwritable(report.json, false)) return UnwritableReport{"json", *why};
+  if (!report.csv.empty())
+    if (const auto why = why_unwritable(report.csv, true)) return UnwritableReport{"csv", *why};
+  return std::nullopt;
+}
 
 void print_run_summary(const TimeLoopResult& r, const std::map<std::string, TimerStats>& phases,
                        std::ostream& out) {

@@ -12,6 +12,7 @@
 #include "io/RunConfig.hpp"
 
 #include <map>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -22,6 +23,18 @@ namespace strata::io {
 //! slowest rank. `phases` are the timers reduced over ranks; rank 0 calls it.
 void print_run_summary(const TimeLoopResult& result, const std::map<std::string, TimerStats>& phases,
                        std::ostream& out);
+
+//! A report file that the run's end could not write: its key in `report`
+//! ("json" or "csv") and why, naming the path and the OS's reason.
+struct UnwritableReport {
+  std::string key;
+  std::string message;
+};
+
+//! Checked before the first step (rank 0): the first report file named by
+//! `report` that could not be written at the end (its directory missing or
+//! unwritable, the path a directory, an existing table not appendable).
+std::optional<UnwritableReport> unwritable_report(const ReportConfig& report);
 
 //! Collective over `decomposition`: every rank's box, host share and phase
 //! time go to rank 0, which writes the JSON report and appends the CSV row

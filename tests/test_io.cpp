@@ -9,6 +9,9 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <sys/resource.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -249,8 +252,11 @@ TEST(Checkpoint, FailedCheckpointWriteKeepsThePreviousCheckpoint) {
   auto more = latest_run(deck, dir);
   more.insert(more.end(), {"--set", "checkpoint.every=5", "--restart", "latest"});
   setenv("STRATA_TEST_FAIL_WRITE", "1", 1);
-  EXPECT_THROW(test::run_driver(MPI_COMM_WORLD, more), Error);
+  const test::DriverRun failed = test::run_driver(MPI_COMM_WORLD, more);
   unsetenv("STRATA_TEST_FAIL_WRITE");
+  EXPECT_EQ(failed.code, 1);
+  EXPECT_EQ(failed.err, test::on_rank0("strata: the run stopped at step 10 (t = 2.597403e-02): " + dir +
+                                       "/heat3d_000010.chk.h5: write interrupted (STRATA_TEST_FAIL_WRITE)\n"));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(dir + "/heat3d_000010.chk.h5"));
   const test::DriverRun again = test::run_driver(MPI_COMM_WORLD, more);
@@ -513,6 +519,67 @@ TEST(FieldOutput, SeriesCoversTheWholeRunAcrossARestart) {
   if (world_rank() == 0) {
     EXPECT_EQ(text_of(dir + "/heat3d.xmf"), whole);
   }
+}
+
+// Every place a run writes to is checked before the first step: a deck
+// error on its key naming the path and the OS's reason. Root may write
+// anywhere permissions allow, so the places are ones no one can write: under
+// a regular file, /proc, a directory where a file goes.
+TEST(StartUp, UnwritablePlacesAreRefusedBeforeTheFirstStep) {
+  const std::string dir = scratch_dir("unwritable");
+  const std::string file = dir + "/a-file", directory = dir + "/a-directory";
+  if (world_rank() == 0) {
+    fs::create_directories(directory);
+    std::ofstream(file) << "not a directory";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const auto refused = [&](const std::vector<std::string>& extra, const std::string& message) {
+    const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, heat_run(dir, 10, extra));
+    EXPECT_EQ(run.code, 1);
+    EXPECT_EQ(run.out, "");
+    EXPECT_EQ(run.err, test::on_rank0(message + "\n"));
+  };
+  refused({"--set", "output.write_every=5", "--set", "output.dir=" + file},
+          "--set output.dir=" + file + ": output.dir: cannot create files in " + file + ": Not a directory");
+  refused({"--set", "output.write_every=5", "--set", "output.dir=/proc"},
+          "--set output.dir=/proc: output.dir: cannot create files in /proc: No such file or directory");
+  refused({"--set", "checkpoint.every=5", "--set", "checkpoint.dir=" + file + "/checkpoints"},
+          "--set checkpoint.dir=" + file + "/checkpoints: checkpoint.dir: cannot create the directory " + file +
+              "/checkpoints: Not a directory");
+  refused({"--set", "report.json=" + directory},
+          "--set report.json=" + directory + ": report.json: cannot write " + directory + ": Is a directory");
+  refused({"--set", "report.csv=" + file + "/table.csv"},
+          "--set report.csv=" + file + "/table.csv: report.csv: cannot write " + file +
+              "/table.csv: cannot create files in " + file + ": Not a directory");
+  // Without outputs or checkpoints their directories are not looked at.
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 10, {"--set", "output.dir=/proc", "--set", "checkpoint.dir=" + file}));
+}
+
+// A write that fails in the time loop for want of space (here: past the
+// file size limit, EFBIG as a full disk gives ENOSPC) ends the run on every
+// rank with the file named, exit 1, and leaves no file under its name.
+TEST(FieldOutput, AFailedWriteStopsTheRunWithTheFileNamed) {
+  // At 4 ranks Open MPI's collective write reports the failure to some
+  // ranks only and HDF5's H5Fclose then hangs (ranks in different
+  // collectives): a known gap, not tested here.
+  if (world_size() > 2) GTEST_SKIP() << "a failed collective write hangs in H5Fclose above 2 ranks";
+  const std::string dir = scratch_dir("full");
+  struct rlimit before {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  struct rlimit small = before;
+  small.rlim_cur = 1024;
+  std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const test::DriverRun run =
+      test::run_driver(MPI_COMM_WORLD, heat_run(dir, 10, {"--set", "output.write_every=10"}));
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, SIG_DFL);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.err, test::on_rank0("strata: the run stopped at step 10 (t = 2.597403e-02): " + dir +
+                                    "/heat3d_000010.h5: HDF5 H5Dwrite failed\n"));
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_FALSE(fs::exists(dir + "/heat3d_000010.h5"));
+  EXPECT_FALSE(fs::exists(dir + "/heat3d_000010.h5.partial"));
 }
 
 // A write that fails part-way leaves no file under the final name.
