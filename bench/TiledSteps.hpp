@@ -13,6 +13,7 @@
 #include "framework/Box.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/MixBits.hpp"
 #include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TimeTiling.hpp"
@@ -76,17 +77,6 @@ inline std::string tile_origin(const std::optional<TileShape>& tile) {
               : "from host_tile_shape (" + std::to_string(host_tile_cache_bytes() >> 10) +
                     " KiB of plane windows per thread)";
 }
-
-namespace Impl {
-KOKKOS_INLINE_FUNCTION std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-}  // namespace Impl
 
 //! The state of `Update` (its `fields` fields, and as many for the next
 //! state) on `owned` with `ghosts` layers, every face a wall.
@@ -175,7 +165,7 @@ class WalledState {
             std::uint64_t bits = 0;
             const double v = u(i, j, k);
             std::memcpy(&bits, &v, sizeof bits);
-            s += Impl::mix(bits ^ Impl::mix(std::uint64_t(n) * 4 + std::uint64_t(f)));
+            s += mix_bits(bits ^ mix_bits(std::uint64_t(n) * 4 + std::uint64_t(f)));
           },
           part);
       sum += part;

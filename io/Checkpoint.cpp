@@ -1,6 +1,7 @@
 #include "io/Checkpoint.hpp"
 
 #include "framework/Error.hpp"
+#include "framework/MixBits.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "io/StepFiles.hpp"
 
@@ -67,23 +68,13 @@ FieldBoxes field_boxes(const Stagger& stagger, const RunConfig& config, const Bo
   return b;
 }
 
-// splitmix64's finalizer: every input bit changes every output bit.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebULL;
-  x ^= x >> 31;
-  return x;
-}
-
 std::uint64_t bits_of(double value) {
   std::uint64_t bits = 0;
   std::memcpy(&bits, &value, sizeof bits);
   return bits;
 }
 
-// A field's checksum is the sum mod 2^64 of mix(value bits ^ mix(global
+// A field's checksum is the sum mod 2^64 of mix_bits(value bits ^ mix_bits(global
 // index)) over its values: exact, and independent of the order in which
 // they are summed, so of the rank count and decomposition. This rank's part:
 // the values of `part` (inside `block_box`, the box `block` holds).
@@ -96,7 +87,7 @@ std::uint64_t checksum_part(const HostBlock& block, const Box& block_box, const 
       for (int i = part.lo[X]; i < part.hi[X]; ++i) {
         const std::uint64_t index = (std::uint64_t(k - global.lo[Z]) * ny + std::uint64_t(j - global.lo[Y])) * nx +
                                     std::uint64_t(i - global.lo[X]);
-        sum += mix(bits_of(block(k - block_box.lo[Z], j - block_box.lo[Y], i - block_box.lo[X])) ^ mix(index + 1));
+        sum += mix_bits(bits_of(block(k - block_box.lo[Z], j - block_box.lo[Y], i - block_box.lo[X])) ^ mix_bits(index + 1));
       }
   return sum;
 }
@@ -122,7 +113,7 @@ class MetadataHash {
   }
   MetadataHash& add(std::int64_t value) { return add(std::uint64_t(value)); }
   MetadataHash& add(double value) { return add(bits_of(value)); }
-  std::uint64_t value() const { return mix(hash_); }
+  std::uint64_t value() const { return mix_bits(hash_); }
 
  private:
   void byte(unsigned char c) { hash_ = (hash_ ^ c) * 0x100000001b3ULL; }
