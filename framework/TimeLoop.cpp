@@ -149,10 +149,7 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       stop("the time step the app chose is " + number(result.dt) + ": the state holds NaN or Inf");
       break;
     }
-    if (steps == 1)
-      sim.advance(result.time, result.dt, result.timers);
-    else
-      sim.advance_steps(result.time, result.dt, steps, result.timers);
+    sim.advance_steps(result.time, result.dt, steps, result.timers);
     result.time = adaptive ? result.time + result.dt : step * result.dt;
     // The reference codes' tolerance on reaching end_time.
     done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);
