@@ -3,8 +3,13 @@
 #include "framework/AtomicFile.hpp"
 #include "framework/Error.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 namespace strata::io {
@@ -21,13 +26,55 @@ void check_status(herr_t status, const char* call, const std::string& path) {
   if (status < 0) throw Error(path + ": HDF5 " + call + " failed");
 }
 
-// For a collective call that may fail on some ranks only (MPI-IO reports
-// a full disk to the ranks whose data did not fit): every rank throws when
-// any failed, so that none goes on to the next collective call alone.
-void check_collective(herr_t status, const char* call, const std::string& path, MPI_Comm comm) {
-  int ok = status >= 0;
-  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm));
-  if (!ok) throw Error(path + ": HDF5 " + call + " failed");
+// HDF5's own bytes, bounded from above: the superblock and root group, and
+// per dataset or attribute its object header, the group's heap and B-tree
+// growth, 2 KiB metadata and small-data blocks (HDF5 cannot say where its
+// allocated space ends with the MPI-IO driver).
+constexpr std::uint64_t file_metadata_bytes = std::uint64_t(64) << 10;
+constexpr std::uint64_t object_metadata_bytes = std::uint64_t(4) << 10;
+
+// What rank 0 did alone, as every rank learns it: errno (0: done; -1: an
+// HDF5 call failed), whether that was in creating the file, and whether the
+// filesystem reserves space at all.
+struct Rank0Outcome {
+  int error = 0;
+  int creating = 0;
+  int reserves = 1;
+};
+
+Rank0Outcome from_rank0(MPI_Comm comm, Rank0Outcome outcome) {
+  STRATA_MPI_CHECK(MPI_Bcast(&outcome, 3, MPI_INT, 0, comm));
+  return outcome;
+}
+
+// The first `bytes` of an existing file allocated on disk (the file grows
+// to that size; HDF5 trims it to its own end on closing).
+Rank0Outcome allocate_on_disk(const std::string& path, std::uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY);
+  if (fd < 0) return {errno, 0, 1};
+  int result = 0;
+  do {
+    result = ::fallocate(fd, 0, 0, off_t(bytes));
+  } while (result != 0 && errno == EINTR);
+  const int error = result == 0 ? 0 : errno;
+  ::close(fd);
+  if (error == EOPNOTSUPP || error == ENOSYS) return {0, 0, 0};
+  return {error, 0, 1};
+}
+
+// An empty HDF5 file at `path`, written by this process alone, with its
+// first `bytes` allocated on disk.
+Rank0Outcome create_on_disk(const std::string& path, std::uint64_t bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0) return {errno, 1, 1};
+  ::close(fd);
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  if (file < 0 || H5Fclose(file) < 0) return {-1, 1, 1};
+  return allocate_on_disk(path, bytes);
+}
+
+std::string no_room(const std::string& path, std::uint64_t bytes, int error) {
+  return path + ": cannot reserve disk space for it (" + std::to_string(bytes) + " bytes): " + std::strerror(error);
 }
 
 // Closes an HDF5 object on scope exit.
@@ -69,30 +116,81 @@ void write_attribute(hid_t file, const std::string& name, hid_t type, const T* v
   check_status(H5Awrite(attr.id, type, value), "H5Awrite", path);
 }
 
+int rank_in(MPI_Comm comm) {
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  return rank;
+}
+
 }  // namespace
 
 Hdf5Writer::Hdf5Writer(MPI_Comm comm, const std::string& path)
     : comm_(comm), path_(path), partial_(path + ".partial") {
   quiet_hdf5();
+  // Rank 0 creates the file alone, so that no rank holds it open yet when
+  // it cannot be created or the disk is full.
+  Rank0Outcome created;
+  if (rank_in(comm) == 0) created = create_on_disk(partial_, file_metadata_bytes);
+  created = from_rank0(comm, created);
+  if (created.error != 0) {
+    if (rank_in(comm) == 0) std::remove(partial_.c_str());
+    if (created.error < 0) throw Error(path + ": HDF5 H5Fcreate failed");
+    if (created.creating) throw Error(path + ": cannot create the file: " + std::strerror(created.error));
+    throw Error(no_room(path, file_metadata_bytes, created.error));
+  }
+  reserving_ = created.reserves;
+  needed_ = reserved_ = file_metadata_bytes;
   Handle access{check(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", path), H5Pclose};
   check_status(H5Pset_fapl_mpio(access.id, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", path);
-  file_ = H5Fcreate(partial_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access.id);
-  if (file_ < 0) throw InputError(path + ": cannot create the file (does its directory exist?)");
+  file_ = H5Fopen(partial_.c_str(), H5F_ACC_RDWR, access.id);
+  int opened = file_ >= 0;
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &opened, 1, MPI_INT, MPI_MIN, comm));
+  if (!opened) throw Error(path + ": HDF5 H5Fopen failed");
 }
 
 Hdf5Writer::~Hdf5Writer() {
   if (committed_) return;
-  // Unwinding from an error: closing is collective and the other ranks may
-  // not be here, so the handle is left to HDF5's exit-time cleanup; the
+  // Unwinding from an error. After one every rank saw, every rank is here
+  // and all that HDF5 holds unwritten lies in reserved space: the file
+  // closes as a collective must. After any other, the other ranks may be
+  // elsewhere, so the handle is left to HDF5's exit-time cleanup. The
   // partial file is removed (it never had the final name anyway).
-  int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
-  if (rank == 0) std::remove(partial_.c_str());
+  if (failed_collectively_ && file_ >= 0) H5Fclose(file_);
+  if (rank_in(comm_) == 0) std::remove(partial_.c_str());
+}
+
+void Hdf5Writer::reserve(std::uint64_t bytes) {
+  // Every rank makes the same calls with the same sizes, so all agree on
+  // whether to reserve; the disk space grows a file's worth of metadata at
+  // a time, so small attributes rarely need a call.
+  needed_ += bytes + object_metadata_bytes;
+  if (!reserving_ || needed_ <= reserved_) return;
+  const std::uint64_t target = needed_ + file_metadata_bytes;
+  Rank0Outcome reserved;
+  if (rank_in(comm_) == 0) reserved = allocate_on_disk(partial_, target);
+  reserved = from_rank0(comm_, reserved);
+  if (reserved.error != 0) fail_collectively(no_room(path_, target, reserved.error));
+  reserving_ = reserved.reserves;
+  reserved_ = target;
+}
+
+void Hdf5Writer::fail_collectively(const std::string& why) {
+  failed_collectively_ = true;
+  throw Error(why);
+}
+
+// For a collective call that may fail on some ranks only: every rank throws
+// when any failed, so that none goes on to the next collective call alone.
+void Hdf5Writer::check_collective(herr_t status, const char* call) {
+  int ok = status >= 0;
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm_));
+  if (!ok) fail_collectively(path_ + ": HDF5 " + call + " failed");
 }
 
 void Hdf5Writer::write_field(const std::string& name, const Box& global, const Box& local,
                              const HostBlock& block) {
   const Slab3 s(global, local);
+  reserve(std::uint64_t(global.num_cells()) * sizeof(double));
   Handle file_space{check(H5Screate_simple(3, s.global, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle dataset{check(H5Dcreate2(file_, name.c_str(), H5T_NATIVE_DOUBLE, file_space.id, H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
@@ -104,21 +202,24 @@ void Hdf5Writer::write_field(const std::string& name, const Box& global, const B
   Handle transfer{collective_transfer(path_), H5Pclose};
   check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
                             block.data()),
-                   "H5Dwrite", path_, comm_);
-  // Test hook: fail between datasets, as a crash mid-write would.
+                   "H5Dwrite");
+  // Test hook (set on every rank): fail between datasets, as a crash mid-write would.
   if (const char* fail = std::getenv("STRATA_TEST_FAIL_WRITE"); fail && std::string(fail) == "1")
-    throw Error(path_ + ": write interrupted (STRATA_TEST_FAIL_WRITE)");
+    fail_collectively(path_ + ": write interrupted (STRATA_TEST_FAIL_WRITE)");
 }
 
 void Hdf5Writer::attribute(const std::string& name, double value) {
+  reserve(sizeof value);
   write_attribute(file_, name, H5T_NATIVE_DOUBLE, &value, path_);
 }
 
 void Hdf5Writer::attribute(const std::string& name, std::int64_t value) {
+  reserve(sizeof value);
   write_attribute(file_, name, H5T_NATIVE_INT64, &value, path_);
 }
 
 void Hdf5Writer::attribute(const std::string& name, const std::string& value) {
+  reserve(value.size() + 1);
   Handle type{check(H5Tcopy(H5T_C_S1), "H5Tcopy", path_), H5Tclose};
   check_status(H5Tset_size(type.id, value.size() + 1), "H5Tset_size", path_);
   write_attribute(file_, name, type.id, value.c_str(), path_);
@@ -129,6 +230,7 @@ void Hdf5Writer::per_rank(const std::string& name, double value) {
   MPI_Comm_rank(comm_, &rank);
   MPI_Comm_size(comm_, &size);
   const hsize_t n = hsize_t(size), offset = hsize_t(rank), one = 1;
+  reserve(n * sizeof value);
   Handle file_space{check(H5Screate_simple(1, &n, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle dataset{check(H5Dcreate2(file_, name.c_str(), H5T_NATIVE_DOUBLE, file_space.id, H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
@@ -139,13 +241,13 @@ void Hdf5Writer::per_rank(const std::string& name, double value) {
   Handle memory_space{check(H5Screate_simple(1, &one, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
   check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id, &value),
-                   "H5Dwrite", path_, comm_);
+                   "H5Dwrite");
 }
 
 void Hdf5Writer::commit() {
   const herr_t closed = H5Fclose(file_);
   file_ = -1;
-  check_collective(closed, "H5Fclose", path_, comm_);
+  check_collective(closed, "H5Fclose");
   collective_rename_into_place(comm_, partial_, path_);
   committed_ = true;
 }

@@ -8,6 +8,16 @@
 //! every rank has closed it, so an interrupted run never leaves a file that
 //! looks finished. Every HDF5 call is checked; HDF5's own error printing is
 //! switched off in favour of one message naming the file and the call.
+//!
+//! A full disk must not reach HDF5: a write that fails on some ranks only
+//! (MPI-IO may report it to some, or none) leaves the ranks in different
+//! collectives inside HDF5, which hang. So the file's disk space is reserved
+//! (rank 0, fallocate) before HDF5 allocates it: rank 0 creates the file,
+//! and each dataset and attribute first reserves its bytes plus room for
+//! HDF5's metadata. A reservation that fails throws the same Error on
+//! every rank before any rank writes, and everything HDF5 holds unwritten
+//! then lies in space already reserved, so the file closes cleanly.
+//! Filesystems without fallocate get no reservation (docs/checkpoints.md).
 
 #include "framework/Box.hpp"
 #include "framework/Simulation.hpp"
@@ -43,9 +53,21 @@ class Hdf5Writer {
   void commit();
 
  private:
+  //! Collective, before a dataset or attribute of `bytes` is created: disk
+  //! space for it and HDF5's metadata; throws on every rank when there is none.
+  void reserve(std::uint64_t bytes);
+  //! Throws `why`, called on every rank; the destructor may then close the file.
+  [[noreturn]] void fail_collectively(const std::string& why);
+  //! Collective: throws on every rank when `status` failed on any.
+  void check_collective(herr_t status, const char* call);
+
   MPI_Comm comm_;
   std::string path_, partial_;
   hid_t file_ = -1;
+  std::uint64_t needed_ = 0;    //!< an upper bound of the bytes HDF5 has allocated
+  std::uint64_t reserved_ = 0;  //!< bytes from the file's start allocated on disk
+  bool reserving_ = true;       //!< false where the filesystem has no fallocate
+  bool failed_collectively_ = false;
   bool committed_ = false;
 };
 
