@@ -6,6 +6,7 @@
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 #include "tests/apps/Jacobi.hpp"
+#include "tests/apps/JacobiReference.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,43 +20,9 @@ template <class ExecSpace>
 class NewApp : public ::testing::Test {};
 TYPED_TEST_SUITE(NewApp, test::ExecSpaces);
 
-// Jacobi on an nx x ny x nz grid with one ghost layer mirroring u = 1 at
-// every wall, as plain loops; indexed (k, j, i) by global cell.
-HostBlock serial_jacobi(int nx, int ny, int nz, int steps) {
-  HostBlock u("u", nz + 2, ny + 2, nx + 2), next("next", nz + 2, ny + 2, nx + 2);
-  for (int s = 0; s < steps; ++s) {
-    for (int k = 1; k <= nz; ++k)
-      for (int j = 1; j <= ny; ++j) {
-        u(k, j, 0) = 2.0 - u(k, j, 1);
-        u(k, j, nx + 1) = 2.0 - u(k, j, nx);
-      }
-    for (int k = 1; k <= nz; ++k)
-      for (int i = 1; i <= nx; ++i) {
-        u(k, 0, i) = 2.0 - u(k, 1, i);
-        u(k, ny + 1, i) = 2.0 - u(k, ny, i);
-      }
-    for (int j = 1; j <= ny; ++j)
-      for (int i = 1; i <= nx; ++i) {
-        u(0, j, i) = 2.0 - u(1, j, i);
-        u(nz + 1, j, i) = 2.0 - u(nz, j, i);
-      }
-    for (int k = 1; k <= nz; ++k)
-      for (int j = 1; j <= ny; ++j)
-        for (int i = 1; i <= nx; ++i)
-          next(k, j, i) = (u(k, j, i - 1) + u(k, j, i + 1) + u(k, j - 1, i) + u(k, j + 1, i) + u(k - 1, j, i) +
-                           u(k + 1, j, i)) / 6.0;
-    std::swap(u, next);
-  }
-  HostBlock owned("owned", nz, ny, nx);
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) owned(k, j, i) = u(k + 1, j + 1, i + 1);
-  return owned;
-}
-
 TYPED_TEST(NewApp, JacobiMatchesASerialLoop) {
   const int nx = 13, ny = 10, nz = 17, steps = 9;
-  const HostBlock reference = serial_jacobi(nx, ny, nz, steps);
+  const HostBlock reference = test::serial_jacobi(nx, ny, nz, steps, {1.0, 1.0, 1.0});
   double min = 1e300, max = -1e300, sum = 0.0;
   for (std::size_t n = 0; n < reference.size(); ++n) {
     min = std::min(min, reference.data()[n]);

@@ -1,0 +1,96 @@
+// Dirichlet walls of nonzero values, a different one on each axis, reach
+// every cell of a run through the domain as a serial loop applies them: by
+// sweeps (walls filled before the stencil, halo depth 1 and 2) and by the
+// StepUpdate path (tiles mirroring the walls as they write, one step at a
+// time and in cycles of 3), on every rank grid and CPU share. The apps'
+// walls are all 0, where a wrong value, factor or axis would go unseen.
+#include "node-hybrid/HybridDomain.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+#include "tests/BlockCompare.hpp"
+#include "tests/ExecSpaces.hpp"
+#include "tests/RankGrids.hpp"
+#include "tests/apps/Jacobi.hpp"
+#include "tests/apps/JacobiReference.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+
+namespace strata {
+namespace {
+
+template <class ExecSpace>
+class WallValues : public ::testing::Test {};
+TYPED_TEST_SUITE(WallValues, test::ExecSpaces);
+
+// tests/apps/Jacobi.hpp's sweep as a StepUpdate: the same sum in the same order.
+struct JacobiUpdate {
+  static constexpr int fields = 1;
+  static constexpr int reach = 1;
+  template <class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
+    out[0](i, j, k) = (in[0](i - 1, j, k) + in[0](i + 1, j, k) + in[0](i, j - 1, k) + in[0](i, j + 1, k) +
+                       in[0](i, j, k - 1) + in[0](i, j, k + 1)) / 6.0;
+  }
+};
+
+enum class Path { Sweep, StepUpdate, Tiled };
+
+struct Case {
+  Path path;
+  int depth;  // halo depth; the tiled cycle's length
+  std::string name;
+};
+
+const std::array<double, 3> wall_values{0.7, -0.3, 1.5};
+
+template <class Exec>
+HostBlock run(const Decomposition& decomposition, const Case& c, double share, int steps) {
+  enum { U, U_NEXT };
+  WallConditions walls;
+  for (int a = 0; a < 3; ++a) walls[a] = WallCondition{WallKind::Dirichlet, wall_values[a]};
+  HybridSettings s;
+  s.fields = {FieldSpec("walls::u", cell_centred(), walls), FieldSpec("walls::u_next", cell_centred(), walls)};
+  s.exchanged = {U};
+  s.stepped = {{U, U_NEXT}};
+  s.halo_depth = c.depth;
+  if (c.path == Path::Tiled) s.tiling.steps = c.depth;
+  s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, c.depth);
+  HybridDomain<Exec, Exec> domain(decomposition, s);
+  domain.launch(domain.owned_cells(), [](const auto& f) { return test::Zero{f[U].cells()}; });
+  Timers timers;
+  for (int done = 0; done < steps;) {
+    if (c.path == Path::Sweep) {
+      domain.sweep([](const auto& f) { return test::JacobiSweep{f[U].cells(), f[U_NEXT].cells()}; }, timers);
+      domain.swap_fields(U, U_NEXT);
+      ++done;
+    } else {
+      const int n = std::min(domain.cycle_steps(), steps - done);
+      domain.advance(JacobiUpdate{}, n, timers);
+      done += n;
+    }
+  }
+  return domain.gather(U);
+}
+
+TYPED_TEST(WallValues, DirichletValuePerAxisMatchesASerialLoop) {
+  const int nx = 13, ny = 10, nz = 17, steps = 9;
+  const HostBlock reference = test::serial_jacobi(nx, ny, nz, steps, wall_values);
+  const Case cases[] = {{Path::Sweep, 1, "sweep"},
+                        {Path::Sweep, 2, "sweep, halo depth 2"},
+                        {Path::StepUpdate, 1, "step update"},
+                        {Path::Tiled, 3, "tiled, cycles of 3"}};
+  for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims, {false, false, false});
+    for (const Case& c : cases)
+      for (double share : {0.0, 0.5, 1.0}) {
+        const HostBlock u = run<TypeParam>(decomposition, c, share, steps);
+        EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
+            << ranks.name << ", " << c.name << ", share " << share;
+      }
+  }
+}
+
+}  // namespace
+}  // namespace strata
