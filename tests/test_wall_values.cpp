@@ -10,6 +10,7 @@
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 #include "tests/apps/Jacobi.hpp"
+#include "tests/apps/JacobiDomain.hpp"
 #include "tests/apps/JacobiReference.hpp"
 
 #include <gtest/gtest.h>
@@ -47,14 +48,11 @@ const std::array<double, 3> wall_values{0.7, -0.3, 1.5};
 
 template <class Exec>
 HostBlock run(const Decomposition& decomposition, const Case& c, double share, int steps) {
-  enum { U, U_NEXT };
+  using test::U;
+  using test::U_NEXT;
   WallConditions walls;
   for (int a = 0; a < 3; ++a) walls[a] = WallCondition{WallKind::Dirichlet, wall_values[a]};
-  HybridSettings s;
-  s.fields = {FieldSpec("walls::u", cell_centred(), walls), FieldSpec("walls::u_next", cell_centred(), walls)};
-  s.exchanged = {U};
-  s.stepped = {{U, U_NEXT}};
-  s.halo_depth = c.depth;
+  HybridSettings s = test::jacobi_domain_settings(walls, c.depth);
   if (c.path == Path::Tiled) s.tiling.steps = c.depth;
   s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, c.depth);
   HybridDomain<Exec, Exec> domain(decomposition, s);
