@@ -84,5 +84,39 @@ TYPED_TEST(Hybrid, AutoFindsTheShareOfAnInjectedSlowdown) {
   }
 }
 
+// The rebalancer alone (auto from a cached split: no tuner) moves planes
+// away from the slower slab, end to end from the slabs' measured times:
+// with the device slab's kernels run three times, from an even split
+// towards the host (balance at 36 of 48 planes); with equal kernels, from
+// 40 planes on the host back towards the device (balance at 24). Timing
+// based as the test above: host spaces, one rank, three tries each.
+TYPED_TEST(Hybrid, RebalancingMovesPlanesAwayFromTheSlowerSlab) {
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible)
+    GTEST_SKIP() << "timing-based: a device slab's time here is launch latency";
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size > 1) GTEST_SKIP() << "timing-based: oversubscribed ranks measure each other";
+  const int side = int(96 * std::sqrt(std::max(1.0, TypeParam().concurrency() / 2.0)));
+  const struct {
+    int repeats, start;
+    bool towards_host;
+  } cases[] = {{3, 24, true}, {1, 40, false}};
+  for (const auto& c : cases) {
+    HybridSettings hybrid;
+    hybrid.share.automatic = true;
+    hybrid.share.cached_planes = c.start;
+    hybrid.share.sweeps_per_interval = 4;
+    hybrid.share.rebalance_every = 1;
+    hybrid.device_kernel_repeats = c.repeats;
+    // At least three planes' move; the first smoothed move is 4 planes up, or 5 down.
+    const auto moved = [&](int planes) { return c.towards_host ? planes >= c.start + 3 : planes <= c.start - 3; };
+    int planes = c.start;
+    for (int attempt = 0; attempt < 3 && !moved(planes); ++attempt)
+      run<TypeParam>(MPI_COMM_SELF, {1, 1, 1}, hybrid, 60, &planes, {side, side, 48});
+    EXPECT_TRUE(moved(planes)) << "from " << c.start << " host planes to " << planes << ", device kernels run "
+                               << c.repeats << " times";
+  }
+}
+
 }  // namespace
 }  // namespace strata
