@@ -6,6 +6,7 @@
 #include "apps/cloverleaf3d/CloverIn.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "framework/MachineModel.hpp"
+#include "io/FrameworkKeys.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -20,31 +21,24 @@ namespace strata {
 
 namespace {
 
-using AppReader = std::function<AppBuilder(io::Deck&, const io::RunConfig&)>;
+using AppReader = std::function<AppBuilder(io::Deck&, io::RunConfig&)>;
 
 // The split of a rank's box from the deck: a fixed share, or auto with the
 // tune cache consulted for this rank's key and filled in when tuning ends;
 // and the time tiling, whose auto choice is cached the same way.
-template <class DeviceExec, class HostExec>
 HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
                                const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int depth) {
   const Box local = decomposition.local();
   HybridSettings hybrid;
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  const io::ShareSpec share = config.hybrid.share_for(host);
+  const io::ShareSpec share = config.hybrid.share_for(host_name());
   hybrid.share.automatic = share.automatic;
   hybrid.share.rebalance_every = config.hybrid.rebalance_every;
   hybrid.share.initial_planes =
       round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
-  std::ostringstream machine;
-  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
-          << " depth=" << depth << " threads=" << HostExec().concurrency() << " host=" << HostExec::name()
-          << " device=" << DeviceExec::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
-          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+  const std::string machine = tune_key_suffix(app, local, depth, HostExecSpace().concurrency());
   const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {
-    const std::string key = "share" + machine.str();
+    const std::string key = "share" + machine;
     if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
   }
@@ -53,7 +47,7 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
     if (tiling.automatic) {
       // The split changes what is fastest: a fixed share is part of the key.
       const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
-                              " steps<=" + std::to_string(tiling.steps) + machine.str();
+                              " steps<=" + std::to_string(tiling.steps) + machine;
       if (const auto entry = cache.lookup(key)) hybrid.tiling.cached_steps = entry->value;
       hybrid.tiling.on_chosen = [cache, key](int steps, double seconds) { cache.store(key, TuneEntry{steps, seconds}); };
     }
@@ -65,8 +59,10 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
 // which sees the whole deck and the framework's settings).
 template <class App, class Params>
 AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, const io::RunConfig&)> read) {
-  return [name, read](io::Deck& deck, const io::RunConfig& config) -> AppBuilder {
+  return [name, read](io::Deck& deck, io::RunConfig& config) -> AppBuilder {
     const Params params = read(deck, config);
+    if (!App::picks_dt && !config.time.dt)
+      config.time.cfl = deck.root().section("time").get<double>(io::keys::time_cfl);
     if (config.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
@@ -83,19 +79,11 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
     return [name, params, config, tiling_section](const Decomposition& decomposition) {
       io::TimeTilingConfig tiling = config.time_tiling;
       const Box local = decomposition.local();
-      // auto tries no more steps than every rank's box holds ghost layers for.
-      if (tiling.automatic && config.halo.width == 0)
-        for (int a = 0; a < 3; ++a)
-          tiling.steps = std::max(1, std::min(tiling.steps, decomposition.global().extent(a) /
-                                                                decomposition.dims()[a] / App::reach));
-      if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
-        tiling_section.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
-                                        std::to_string(local.extent(Y)) + " cells in x and y)");
-      const int depth = config.halo.width > 0 ? config.halo.width
-                                              : (tiling.requested() ? tiling.steps : 1) * App::reach;
+      tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach);
+      check_tile(tiling_section, tiling, local);
+      const int depth = config.halo.width > 0 ? config.halo.width : tiling.steps * App::reach;
       return std::make_unique<App>(config.grid, params, decomposition, config.halo,
-                                   hybrid_settings<DeviceExecSpace, HostExecSpace>(name, config, tiling,
-                                                                                   decomposition, depth));
+                                   hybrid_settings(name, config, tiling, decomposition, depth));
     };
   };
 }
@@ -107,25 +95,79 @@ AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
       name, [name, read](io::Deck& deck, const io::RunConfig&) { return read(deck.root().section(name)); });
 }
 
-// What an app registers: its deck reader, and the formats besides YAML it
-// translates into its deck.
+// What an app registers: its deck reader, its section's keys, and the
+// formats besides YAML it translates into its deck.
 struct AppEntry {
   AppReader read;
+  std::function<AppLayout(const io::RunConfig&, const std::array<int, 3>&)> layout;
+  std::vector<io::DeckKey> keys;
   std::vector<io::DeckFormat> formats;
 };
 
+// The layout of app `App` on a rank grid whose smallest box is `smallest`.
+template <class App>
+AppLayout layout_of(const io::RunConfig& config, const std::array<int, 3>& smallest) {
+  HybridSettings hybrid;
+  hybrid.tiling.steps = cycle_steps(config, smallest, App::reach);
+  return App::layout(config.halo, hybrid);
+}
+
 const std::map<std::string, AppEntry>& registry() {
   static const std::map<std::string, AppEntry> apps = {
-      {"heat3d", {app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params), {}}},
-      {"cardiac", {app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params), {}}},
+      {"heat3d",
+       {app_reader<heat3d::Heat3d<>>("heat3d", heat3d::read_heat_params), layout_of<heat3d::Heat3d<>>,
+        heat3d::heat_keys(), {}}},
+      {"cardiac",
+       {app_reader<cardiac::Cardiac<>>("cardiac", cardiac::read_cardiac_params), layout_of<cardiac::Cardiac<>>,
+        cardiac::cardiac_keys(), {}}},
       {"cloverleaf3d", {app_reader<cloverleaf::CloverLeaf3d<>, cloverleaf::CloverParams>(
                             "cloverleaf3d", cloverleaf::read_clover_deck),
+                        layout_of<cloverleaf::CloverLeaf3d<>>, cloverleaf::clover_keys(),
                         {cloverleaf::clover_in_format()}}},
   };
   return apps;
 }
 
 }  // namespace
+
+std::string host_name() {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+std::string tune_key_suffix(const std::string& app, const Box& local, int depth, int threads) {
+  std::ostringstream machine;
+  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
+          << " depth=" << depth << " threads=" << threads << " host=" << HostExecSpace::name()
+          << " device=" << DeviceExecSpace::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
+          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+  return machine.str();
+}
+
+std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dims) {
+  return {global.extent(X) / dims[X], global.extent(Y) / dims[Y], global.extent(Z) / dims[Z]};
+}
+
+int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach) {
+  const io::TimeTilingConfig& tiling = config.time_tiling;
+  if (!tiling.requested()) return 1;
+  int steps = tiling.steps;
+  // auto tries no more steps than every rank's box holds ghost layers for.
+  if (tiling.automatic && config.halo.width == 0)
+    for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
+  return steps;
+}
+
+void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local) {
+  if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
+    time_tiling.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
+                                 std::to_string(local.extent(Y)) + " cells in x and y)");
+}
+
+AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest) {
+  return registry().at(config.app).layout(config, smallest);
+}
 
 std::set<std::string> app_names() {
   std::set<std::string> names;
@@ -140,7 +182,17 @@ std::vector<io::DeckFormat> deck_formats() {
   return formats;
 }
 
-AppBuilder read_app(io::Deck& deck, const io::RunConfig& config) {
+io::DeckSchema deck_schema() {
+  std::vector<io::DeckKey> keys = io::keys::framework_keys();
+  const std::set<std::string> names = app_names();
+  // `app:` is one of the registered names.
+  for (io::DeckKey& key : keys)
+    if (key.path == io::keys::app.path) key.or_words({names.begin(), names.end()});
+  for (const auto& [name, entry] : registry()) keys.insert(keys.end(), entry.keys.begin(), entry.keys.end());
+  return io::DeckSchema(std::move(keys), {names.begin(), names.end()});
+}
+
+AppBuilder read_app(io::Deck& deck, io::RunConfig& config) {
   const auto it = registry().find(config.app);
   if (it == registry().end()) {
     std::string message = "unknown app '" + config.app + "'";

@@ -2,13 +2,16 @@
 //! \file AppRegistry.hpp
 //! Maps a deck's `app:` name to the app that builds the simulation.
 
+#include "apps/common/AppLayout.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
 #include "io/Deck.hpp"
 #include "io/DeckFormat.hpp"
+#include "io/DeckSchema.hpp"
 #include "io/RunConfig.hpp"
 
 #include <functional>
+#include <array>
 #include <memory>
 #include <set>
 #include <string>
@@ -23,13 +26,40 @@ std::set<std::string> app_names();
 //! for io::Deck::load.
 std::vector<io::DeckFormat> deck_formats();
 
+//! Every key a deck may hold: the framework's and each app's section.
+io::DeckSchema deck_schema();
+
+//! Cells per axis of the smallest box of a `dims` rank grid over `global`.
+std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dims);
+
+//! Steps per cycle of a run: 1 untiled, the deck's time_tiling.steps, or
+//! under auto the most tried, no more than the `smallest` box (per axis)
+//! holds ghost layers of stencil reach `reach` for.
+int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach);
+
+//! Refuses (on `time_tiling`'s tile key) a tile larger than a rank's box `local` in x or y.
+void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local);
+
+//! What the app named in `config.app` allocates and writes on a rank grid
+//! whose smallest box is `smallest`; the app's section must have been read.
+AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest);
+
+//! This node's name (rank-specific CPU shares, plans).
+std::string host_name();
+
+//! The part of a tune cache key that says which run on which machine it
+//! was measured: app, box, ghost layers, host threads, spaces, CPU and GPU
+//! models, versions.
+std::string tune_key_suffix(const std::string& app, const Box& local, int depth, int threads);
+
 //! Builds the simulation once the decomposition exists.
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;
 
 //! Reads and validates the section of the app named in `config.app` (the key
-//! of the same name) and the framework keys it constrains, and returns its builder. Reading comes first so that
+//! of the same name) and the framework keys it constrains (`time.cfl` is read
+//! into `config` for apps that do not pick their own dt), and returns its builder. Reading comes first so that
 //! every deck error is found before any rank allocates or communicates.
 //! Throws InputError for an unknown app or a bad section.
-AppBuilder read_app(io::Deck& deck, const io::RunConfig& config);
+AppBuilder read_app(io::Deck& deck, io::RunConfig& config);
 
 }  // namespace strata

@@ -1,6 +1,7 @@
 #include "apps/Driver.hpp"
 
 #include "apps/AppRegistry.hpp"
+#include "apps/RunPlan.hpp"
 #include "framework/AtomicFile.hpp"
 #include "framework/CommandLine.hpp"
 #include "framework/Error.hpp"
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -194,7 +196,7 @@ std::string resolved_deck(const std::string& text, const std::string& name) {
   YAML::Emitter yaml;
   yaml << root;
   io::Deck deck = io::Deck::parse(yaml.c_str(), name);
-  const io::RunConfig config = io::read_run_config(deck);
+  io::RunConfig config = io::read_run_config(deck);
   read_app(deck, config);
   return deck.resolved();
 }
@@ -299,6 +301,27 @@ std::string stopped_at(int step, double time) {
   return at;
 }
 
+// The command line, if it asks for something that runs without MPI (a bad
+// command line is reported by run_strata).
+std::optional<CommandLine> offline_command(int argc, const char* const* argv) {
+  try {
+    CommandLine cli = CommandLine::parse(argc, argv);
+    if (cli.offline()) return cli;
+  } catch (const InputError&) {
+  }
+  return std::nullopt;
+}
+
+// Ranks of `comm` on this node.
+int ranks_on_node(MPI_Comm comm) {
+  MPI_Comm node;
+  STRATA_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int size = 1;
+  STRATA_MPI_CHECK(MPI_Comm_size(node, &size));
+  STRATA_MPI_CHECK(MPI_Comm_free(&node));
+  return size;
+}
+
 // Whether argv starts a simulation (the driver reports a bad command line).
 bool runs_simulation(int argc, const char* const* argv) {
   if (CommandLine::asks_kokkos_help(argc, argv)) return false;
@@ -311,10 +334,48 @@ bool runs_simulation(int argc, const char* const* argv) {
 
 }  // namespace
 
+namespace {
+
+// --check, --print-schema, --print-deck-reference: exit code 0 or 1.
+int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
+  try {
+    switch (cli.action) {
+      case CommandLine::Action::PrintSchema:
+        out << deck_schema().json_schema();
+        return 0;
+      case CommandLine::Action::PrintDeckReference:
+        out << deck_schema().reference_tables();
+        return 0;
+      default: {
+        io::Deck deck = io::Deck::load(cli.deck_path, cli.overrides, deck_formats());
+        io::RunConfig config = io::read_run_config(deck);
+        read_app(deck, config);
+        deck.root().reject_unknown_keys();
+        check_run(deck, config, CheckOptions{cli.ranks, cli.ranks_per_node}, out);
+        return 0;
+      }
+    }
+  } catch (const InputError& e) {
+    err << e.what() << std::endl;
+  } catch (const std::exception& e) {
+    err << "strata: error: " << e.what() << std::endl;
+  }
+  return 1;
+}
+
+}  // namespace
+
 int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& out,
                std::ostream& err) {
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  // The same verdict on every rank; rank 0 speaks.
+  if (const auto offline = offline_command(argc, argv)) {
+    std::ostringstream rank_out, rank_err;
+    const int code = run_offline(*offline, rank_out, rank_err);
+    if (rank == 0) out << rank_out.str(), err << rank_err.str();
+    return code;
+  }
 
   std::optional<CommandLine> cli;
   std::unique_ptr<io::Deck> deck;
@@ -330,30 +391,21 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     const AppBuilder build_app = read_app(*deck, config);
     deck->root().reject_unknown_keys();
     if (cli->action == CommandLine::Action::PrintDeck) return;
-    // Blame what the user chose: the dims if given, else the grid.
-    const auto blame_decomposition = [&](const std::string& message) {
-      if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
-        deck->root().section("decomposition").fail("dims", message);
-      deck->root().section("grid").fail("cells", message);
-    };
     try {
       decomposition = std::make_unique<Decomposition>(
           comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
           config.decomposition.dims, config.grid.periodic);
     } catch (const InputError& e) {
-      blame_decomposition(e.what());
+      blame_rank_grid(*deck, config, e.what());
     }
+    // Before anything is allocated: a halo that fits the box, fields that fit the node.
+    const RankFootprint footprint = rank_footprint(config, decomposition->dims(), decomposition->local());
     try {
+      check_halo_width(decomposition->rank(), decomposition->local(), footprint.exchange_width);
+      check_memory(*deck, footprint, ranks_on_node(comm));
       sim = build_app(*decomposition);
     } catch (const HaloWidthError& e) {
-      // A halo wider than a rank's box: blame the width if given, else the
-      // tiled cycle's steps that set it, else as above.
-      if (config.halo.width > 0) deck->root().section("halo").fail("width", e.reason());
-      if (config.time_tiling.steps > 1 && !config.time_tiling.automatic)
-        deck->root().section("time_tiling").fail(
-            "steps", e.reason() + " (a cycle of " + std::to_string(config.time_tiling.steps) +
-                         " steps needs that many ghost layers per stencil reach: fewer steps per cycle fit)");
-      blame_decomposition(e.reason());
+      blame_halo_width(*deck, config, e.reason());
     }
     check_time_plan(*deck, config, *sim);
     if (config.time.dt && *config.time.dt > sim->stable_dt())
@@ -371,9 +423,9 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       if (rank == 0) out << version_string() << "\n";
       return 0;
     case CommandLine::Action::PrintDeck:
-      if (rank == 0) out << deck->resolved();
+      if (rank == 0) out << deck_schema().annotate(deck->resolved());
       return 0;
-    case CommandLine::Action::Run:
+    default:
       break;
   }
 
@@ -468,6 +520,8 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
 }
 
 int strata_main(int argc, char* argv[]) {
+  // A check or a schema needs neither MPI nor Kokkos: it runs on a login node.
+  if (const auto offline = offline_command(argc, argv)) return run_offline(*offline, std::cout, std::cerr);
   flush_subnormals_to_zero();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);

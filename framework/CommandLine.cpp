@@ -4,13 +4,30 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 
 namespace strata {
 
+namespace {
+
+// The count after `option` (argv[n + 1]), at least 1.
+int count_after(const char* option, int argc, const char* const* argv, int& n) {
+  const std::string what = std::string("strata: ") + option + " needs a number of ranks >= 1";
+  if (n + 1 >= argc) throw InputError(what);
+  const std::string text = argv[++n];
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || value < 1 || value > 1 << 30) throw InputError(what + ", got '" + text + "'");
+  return int(value);
+}
+
+}  // namespace
+
 CommandLine CommandLine::parse(int argc, const char* const* argv) {
   CommandLine cl;
+  bool ranks_given = false;
   for (int n = 1; n < argc; ++n) {
     const std::string arg = argv[n];
     if (arg == "--help" || arg == "-h") {
@@ -21,8 +38,20 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
       cl.action = Action::Version;
       return cl;
     }
+    if (arg == "--print-schema" || arg == "--print-deck-reference") {
+      cl.action = arg == "--print-schema" ? Action::PrintSchema : Action::PrintDeckReference;
+      return cl;
+    }
     if (arg == "--print-deck") {
       cl.action = Action::PrintDeck;
+    } else if (arg == "--check") {
+      cl.action = Action::Check;
+    } else if (arg == "--ranks") {
+      cl.ranks = count_after("--ranks", argc, argv, n);
+      ranks_given = true;
+    } else if (arg == "--ranks-per-node") {
+      cl.ranks_per_node = count_after("--ranks-per-node", argc, argv, n);
+      ranks_given = true;
     } else if (arg == "--restart") {
       if (n + 1 >= argc) throw InputError("strata: --restart needs a checkpoint file");
       cl.restart = argv[++n];
@@ -46,6 +75,8 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
     }
   }
   if (cl.deck_path.empty()) throw InputError("strata: no deck given\n" + usage());
+  if (ranks_given && cl.action != Action::Check)
+    throw InputError("strata: --ranks and --ranks-per-node plan a run for --check; a run has the ranks it was started on");
   if (cl.overwrite && !cl.restart.empty())
     throw InputError("strata: --overwrite is for a fresh run; a --restart continues the run whose files it finds");
   return cl;
@@ -74,6 +105,8 @@ bool CommandLine::asks_kokkos_help(int argc, const char* const* argv) {
 std::string CommandLine::usage() {
   return "usage: strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]]\n"
          "                   [--overwrite] [--print-deck]\n"
+         "       strata --check DECK.yaml [--set key.path=value ...] [--ranks N] [--ranks-per-node M]\n"
+         "       strata --print-schema | --print-deck-reference\n"
          "       strata --help | --version | --kokkos-help\n"
          "\n"
          "Runs the simulation described by the YAML deck (see docs/decks.md).\n"
@@ -90,7 +123,14 @@ std::string CommandLine::usage() {
          "  --overwrite           let a fresh run replace an earlier run's outputs and\n"
          "                        checkpoints in output.dir and checkpoint.dir (they are\n"
          "                        deleted at start-up; without it the run is refused)\n"
-         "  --print-deck          print the deck with every default filled in, and exit\n"
+         "  --print-deck          print the deck with every default filled in and each key's\n"
+         "                        meaning as a comment (itself a deck), and exit\n"
+         "  --check               check the deck as a run on N ranks (--ranks, default 1; M of\n"
+         "                        them per node, default all) would, without MPI or a GPU, and\n"
+         "                        print the plan: rank grid, boxes, split, memory per rank,\n"
+         "                        halo and I/O volume, time per step if measured here\n"
+         "  --print-schema        print the JSON Schema of a deck (for editors; docs/decks.md)\n"
+         "  --print-deck-reference  print the key tables of docs/decks.md\n"
          "  --help                this text\n"
          "  --version             version and build configuration\n"
          "  --kokkos-help         Kokkos' options (--kokkos-...), which are passed to Kokkos\n";

@@ -1,7 +1,8 @@
 #pragma once
 //! \file CommandLine.hpp
 //! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]] [--overwrite] [--print-deck]`
-//! `strata --help | --version | --kokkos-help`
+//! `strata --check DECK.yaml [--set ...] [--ranks N] [--ranks-per-node M]`
+//! `strata --print-schema | --print-deck-reference | --help | --version | --kokkos-help`
 
 #include <string>
 #include <vector>
@@ -9,13 +10,20 @@
 namespace strata {
 
 struct CommandLine {
-  enum class Action { Run, PrintDeck, Help, Version };
+  enum class Action { Run, PrintDeck, Check, PrintSchema, PrintDeckReference, Help, Version };
   Action action = Action::Run;
   std::string deck_path;
   std::vector<std::string> overrides;  //!< `key.path=value`, in order
   std::string restart;                 //!< checkpoint to continue from, "latest", or ""
   bool allow_changes = false;          //!< a restart may change keys the checkpoint's deck fixed
   bool overwrite = false;              //!< a fresh run may replace an earlier run's files
+  int ranks = 1;                       //!< --check: the ranks to plan for
+  int ranks_per_node = 0;              //!< --check: of them on one node (0: all)
+
+  //! Whether the action runs without MPI, Kokkos or a GPU.
+  bool offline() const {
+    return action == Action::Check || action == Action::PrintSchema || action == Action::PrintDeckReference;
+  }
 
   //! Parses argv (Kokkos' own --kokkos-* flags are skipped); throws InputError.
   static CommandLine parse(int argc, const char* const* argv);

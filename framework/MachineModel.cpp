@@ -19,11 +19,40 @@ std::string cpu_model() {
 std::string gpu_model() {
 #ifdef KOKKOS_ENABLE_CUDA
   cudaDeviceProp properties;
-  if (cudaGetDeviceProperties(&properties, Kokkos::Cuda().cuda_device()) == cudaSuccess) return properties.name;
+  // The current device, which Kokkos has set to its own; without Kokkos (strata --check) the first.
+  int device = 0;
+  if (cudaGetDevice(&device) == cudaSuccess && cudaGetDeviceProperties(&properties, device) == cudaSuccess)
+    return properties.name;
   return "unknown gpu";
 #else
   return "no gpu";
 #endif
+}
+
+std::optional<std::int64_t> host_available_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  for (std::string name; meminfo >> name;) {
+    std::int64_t kib = 0;
+    if (name == "MemAvailable:" && meminfo >> kib) return kib * 1024;
+    meminfo.ignore(1 << 10, '\n');
+  }
+  return std::nullopt;
+}
+
+std::optional<std::int64_t> device_free_bytes() {
+#ifdef KOKKOS_ENABLE_CUDA
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) return std::int64_t(free);
+#endif
+  return std::nullopt;
+}
+
+int gpus_on_node() {
+#ifdef KOKKOS_ENABLE_CUDA
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess) return count;
+#endif
+  return 0;
 }
 
 }  // namespace strata

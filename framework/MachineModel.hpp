@@ -4,7 +4,11 @@
 //! CPU model and the GPU model. Tuned choices remembered between runs are
 //! keyed by these (node-hybrid/TuneCache.hpp), so a split tuned on one node
 //! type of a cluster sharing its home directory is not reused on another.
+//! And how much memory the node has left, for the check a run makes before
+//! it allocates (apps/RunPlan.hpp).
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace strata {
@@ -14,5 +18,14 @@ std::string cpu_model();
 
 //! The model of the GPU this rank's device space runs on, or "no gpu".
 std::string gpu_model();
+
+//! Memory the node can still give (MemAvailable of /proc/meminfo), if known.
+std::optional<std::int64_t> host_available_bytes();
+
+//! Free memory of this rank's GPU, if its device space runs on one.
+std::optional<std::int64_t> device_free_bytes();
+
+//! GPUs this node has for the device space (0 on a CPU-only build).
+int gpus_on_node();
 
 }  // namespace strata

@@ -40,6 +40,10 @@ class HaloWidthError : public InputError {
   std::string reason_;
 };
 
+//! Throws HaloWidthError when `rank`'s box `owned` is thinner than `width`
+//! cells along an axis (its neighbours' halos would reach past it).
+void check_halo_width(int rank, const Box& owned, int width);
+
 class HaloMessages {
  public:
   struct Neighbor {

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 namespace strata::io {
 
@@ -115,6 +116,24 @@ DeckSection::DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node no
 
 std::string DeckSection::key_path(const std::string& key) const { return join(path_, key); }
 
+std::string DeckSection::own(const DeckKey& key) const {
+  // Section paths match a declared one segment by segment, `*` matching any name.
+  const std::string declared = key.section();
+  std::stringstream want(declared), have(path_);
+  std::string w, h;
+  bool same = true;
+  while (true) {
+    const bool more_want = bool(std::getline(want, w, '.')), more_have = bool(std::getline(have, h, '.'));
+    if (!more_want || !more_have) {
+      same = same && more_want == more_have;
+      break;
+    }
+    same = same && (w == "*" || w == h);
+  }
+  if (!same) throw std::logic_error("deck key " + key.path + " read from section '" + path_ + "'");
+  return key.name();
+}
+
 void DeckSection::record(const std::string& key, const YAML::Node& value) {
   YAML::Node node = source_->resolved;
   std::stringstream ss(path_);
@@ -207,18 +226,6 @@ double DeckSection::get<double>(const std::string& key) {
   double v = 0;
   if (!convert_scalar(child(key), v)) fail_type(key, "a number");
   record(key, YAML::Node(v));
-  return v;
-}
-
-double DeckSection::get_positive(const std::string& key, double fallback) {
-  const double v = get(key, fallback);
-  if (!(v > 0.0 && std::isfinite(v))) fail(key, "must be a finite number > 0");
-  return v;
-}
-
-double DeckSection::get_positive(const std::string& key) {
-  const double v = get<double>(key);
-  if (!(v > 0.0 && std::isfinite(v))) fail(key, "must be a finite number > 0");
   return v;
 }
 

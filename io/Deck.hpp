@@ -8,6 +8,7 @@
 
 #include "framework/Error.hpp"
 #include "io/DeckFormat.hpp"
+#include "io/DeckKey.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -16,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata::io {
@@ -46,15 +48,36 @@ class DeckSection {
     return fallback;
   }
 
-  //! A finite number > 0: the value of `key`, or `fallback` when absent.
-  double get_positive(const std::string& key, double fallback);
-  //! The same for a required key.
-  double get_positive(const std::string& key);
-
   //! The value of an optional key without a default.
   template <class T>
   std::optional<T> get_optional(const std::string& key) {
     return has(key) ? std::optional<T>(get<T>(key)) : std::nullopt;
+  }
+
+  //! The value of a declared key of this section: the deck's, checked
+  //! against the key's range, else its default; a key without either is
+  //! required.
+  template <class T>
+  T get(const DeckKey& key) {
+    const std::string name = own(key);
+    if (has(name)) return checked(key, get<T>(name));
+    if (key.default_value.IsNull()) fail(name, "required key is missing");
+    record(name, key.default_value);
+    return key.default_value.as<T>();
+  }
+
+  //! The same for a key whose default is computed (`fallback`).
+  template <class T>
+  T get(const DeckKey& key, const T& fallback) {
+    const std::string name = own(key);
+    return has(name) ? checked(key, get<T>(name)) : get(name, fallback);
+  }
+
+  //! The value of a declared key without a default, if given.
+  template <class T>
+  std::optional<T> get_optional(const DeckKey& key) {
+    const std::string name = own(key);
+    return has(name) ? std::optional<T>(checked(key, get<T>(name))) : std::nullopt;
   }
 
   //! A nested mapping; an absent optional section reads as empty.
@@ -79,6 +102,19 @@ class DeckSection {
   DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node node, std::string path, int line);
 
   std::string key_path(const std::string& key) const;
+  //! The name of `key` in this section; a key declared for another section is a program error.
+  std::string own(const DeckKey& key) const;
+  //! `value` when each of its numbers lies in the key's range, else fails with the key's message.
+  template <class T>
+  const T& checked(const DeckKey& key, const T& value) const {
+    if constexpr (std::is_arithmetic_v<T>) {
+      if (!key.admits(double(value))) fail(key.name(), key.range.message);
+    } else if constexpr (!std::is_same_v<T, std::string>) {
+      for (const auto& component : value)
+        if (!key.admits(double(component))) fail(key.name(), key.range.message);
+    }
+    return value;
+  }
   //! 0-based line of `key` in this section (the section's line when absent).
   int key_line(const std::string& key) const;
   //! The --set text that set `path` or a key below it, or nullptr.

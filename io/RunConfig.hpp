@@ -25,7 +25,7 @@ struct TimeConfig {
   std::optional<int> steps;        //!< number of steps, and/or
   std::optional<double> end_time;  //!< simulated time to reach [time]: the run stops at the first
   std::optional<double> dt;        //!< fixed time step [time], or
-  double cfl = 0.8;                //!< fraction of the app's stability limit
+  double cfl = 0.8;                //!< fraction of the app's stability limit (read by read_app)
 };
 
 struct OutputConfig {

@@ -9,8 +9,11 @@ Weak scaling keeps each rank's box at --cells (the global grid grows with the
 rank grid); strong scaling keeps the global grid at --cells. Each point is
 one job of jobs/strata-run.sbatch with its deck overrides; every run writes a
 JSON report into --out, which jobs/collect.py turns into tables and plots.
-The job set is written to OUT/study.json and OUT/submit.sh before anything
-is submitted.
+Every point is checked first with `strata --check` (its deck, overrides,
+ranks and ranks per node): the first point that fails stops the study with
+its message, before anything is written or submitted. The job set is then
+written to OUT/study.json and OUT/submit.sh before anything is submitted.
+The strata binary is --strata, else $STRATA_BIN, else build/apps/strata.
 """
 import argparse
 import json
@@ -78,6 +81,16 @@ def sbatch_command(args, point):
     return command
 
 
+def check_point(args, point):
+    """The error `strata --check` gives for a point, or None."""
+    command = [args.strata, "--check", args.deck, "--ranks", str(point["ranks"]),
+               "--ranks-per-node", str(min(point["ranks"], args.ranks_per_node))]
+    for o in point["overrides"]:
+        command += ["--set", o]
+    done = subprocess.run(command, capture_output=True, text=True)
+    return None if done.returncode == 0 else (done.stderr or done.stdout).strip()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["weak", "strong"])
@@ -93,16 +106,28 @@ def main():
     parser.add_argument("--sbatch-arg", action="append", default=[], help="extra sbatch option (repeatable)")
     parser.add_argument("--submit", action="store_true", help="submit the jobs now")
     parser.add_argument("--wait", action="store_true", help="with --submit: wait for all jobs (sbatch --wait)")
+    parser.add_argument("--strata", default=os.environ.get("STRATA_BIN") or
+                        os.path.join(os.path.dirname(HERE), "build", "apps", "strata"),
+                        help="the strata binary that checks every point")
     args = parser.parse_args()
     if any(r < 1 for r in args.ranks) or any(c < 1 for c in args.cells):
         parser.error("--ranks and --cells must be positive")
     if any(not 0.0 <= s <= 1.0 for s in args.cpu_shares):
         parser.error("--cpu-shares must lie in [0, 1]")
+    if not os.access(args.strata, os.X_OK):
+        parser.error("no strata binary at %s (give --strata or set STRATA_BIN)" % args.strata)
     args.out = os.path.abspath(args.out)
     args.deck = os.path.abspath(args.deck)
-    os.makedirs(args.out, exist_ok=True)
 
     study = {"kind": args.kind, "deck": args.deck, "cells": args.cells, "points": list(points(args))}
+    for point in study["points"]:
+        error = check_point(args, point)
+        if error:
+            print("study: point %s (%d ranks, cpu_share %g) fails strata --check; nothing written or submitted:\n%s"
+                  % (point["name"], point["ranks"], point["cpu_share"], error), file=sys.stderr)
+            return 1
+    print("study: %d points pass strata --check" % len(study["points"]))
+    os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "study.json"), "w") as f:
         json.dump(study, f, indent=2)
     commands = [sbatch_command(args, p) for p in study["points"]]

@@ -33,7 +33,7 @@ packages=(
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev nlohmann-json3-dev
   libgtest-dev googletest
-  python3 python3-matplotlib libxml2-utils
+  python3 python3-matplotlib python3-yaml python3-jsonschema libxml2-utils
   slurm-wlm munge
 )
 

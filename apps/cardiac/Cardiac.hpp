@@ -30,16 +30,28 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
  public:
   static constexpr int reach = CardiacStep::reach;
   static constexpr bool time_tiled = true;
+  static constexpr bool picks_dt = false;  //!< no: dt from time.dt or time.cfl
   enum FieldId { E = 0, E_NEXT = 1, R = 2, R_NEXT = 3 };
 
   Cardiac(const io::GridConfig& grid, const CardiacParams& params, const Decomposition& decomposition,
           const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, settings(halo, hybrid), {{"e", E}, {"r", R}}),
+      : Base(decomposition, layout(halo, hybrid)),
         params_(params),
         grid_(grid),
         spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
         s2_pending_(params.s2_time.has_value()) {
     stimulate(grid.lo[X] + params.s1_width * (grid.hi[X] - grid.lo[X]), grid.hi[Y], true);
+  }
+
+  //! Fields, halo and walls for `halo` and the deck's hybrid settings `s`.
+  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
+    s = Base::with_halo(s, halo, reach);
+    s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
+    // A deep halo recomputes the reaction in ghost cells too, which needs r there.
+    s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
+    s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
+    s.wall = WallCondition{WallKind::Neumann, 0.0};
+    return {s, {{"e", E}, {"r", R}}, {}};
   }
 
   double stable_dt() const override { return cardiac::stable_dt(params_, spacing_); }
@@ -118,15 +130,6 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     });
   }
 
-  static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
-    s = Base::with_halo(s, halo, reach);
-    s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
-    // A deep halo recomputes the reaction in ghost cells too, which needs r there.
-    s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
-    s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
-    s.wall = WallCondition{WallKind::Neumann, 0.0};
-    return s;
-  }
 
   CardiacParams params_;
   io::GridConfig grid_;

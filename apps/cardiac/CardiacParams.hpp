@@ -6,6 +6,7 @@
 #include "io/Deck.hpp"
 
 #include <optional>
+#include <vector>
 
 namespace strata::cardiac {
 
@@ -17,6 +18,9 @@ struct CardiacParams {
   double s1_width = 0.1;            //!< S1: e = 1 in the first s1_width of the x extent
   std::optional<double> s2_time;    //!< S2: e = 1 in the (low x, low y) quadrant at this time
 };
+
+//! The keys of the section, for the deck schema.
+std::vector<io::DeckKey> cardiac_keys();
 
 CardiacParams read_cardiac_params(io::DeckSection section);
 

@@ -93,12 +93,11 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
  public:
   static constexpr int reach = advection_depth;
   static constexpr bool time_tiled = false;  //!< many kernels per step, with halo groups of their own
+  static constexpr bool picks_dt = true;  //!< its own adaptive dt, no time.cfl
 
   CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
                const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, settings(halo, hybrid),
-             {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}},
-             {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}}),
+      : Base(decomposition, layout(halo, hybrid)),
         params_(params),
         mesh_(grid.lo, grid.hi, grid.cells),
         dt_old_(params.initial_timestep) {
@@ -127,7 +126,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   double stable_dt() const override { return dt_old_; }
-  bool chooses_dt() const override { return true; }
+  bool chooses_dt() const override { return picks_dt; }
 
   //! The reference's timestep(): equation of state, viscosity, and the
   //! smallest cell limit, bounded by the growth and maximum allowed.
@@ -242,12 +241,16 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     return pressure;
   }
 
- private:
-  static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
+  //! Fields, halo groups and walls for `halo` and the deck's hybrid settings `s`.
+  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     declare_fields(s);
-    return s;
+    return {s,
+            {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}},
+            {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}}};
   }
+
+ private:
 
   void ideal_gas(int density, int energy) {
     domain_.launch(bounds(0, 0), [=](const auto& f) {

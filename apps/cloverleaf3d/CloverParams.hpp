@@ -33,6 +33,9 @@ struct CloverParams {
   int test_problem = 0;         //!< known final kinetic energy to check (KnownSolutions.hpp)
 };
 
+//! The keys of the section, for the deck schema.
+std::vector<io::DeckKey> clover_keys();
+
 //! Reads the cloverleaf3d section; `cell_size` (dx, dy, dz) shrinks every
 //! overlay state by 1% of a cell on each side, as the reference does, so a
 //! state edge on a cell face does not catch the cell beyond it.

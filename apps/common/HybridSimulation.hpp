@@ -6,6 +6,7 @@
 //! balance report. An app derives from it, declares its fields, and
 //! implements its step and diagnostics (and its scalar state, if any).
 
+#include "apps/common/AppLayout.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
 #include "framework/Simulation.hpp"
@@ -80,16 +81,12 @@ class HybridSimulation : public Simulation {
     return s;
   }
 
-  //! `state_fields`: name -> field id of the fields that make up the state
-  //! (output and checkpointed); `restart_fields`: those that are
-  //! checkpointed only.
-  HybridSimulation(const Decomposition& decomposition, const HybridSettings& settings,
-                   std::map<std::string, int> state_fields, std::map<std::string, int> restart_fields = {})
+  HybridSimulation(const Decomposition& decomposition, const AppLayout& layout)
       : decomposition_(decomposition),
-        domain_(decomposition, settings),
-        state_fields_(std::move(state_fields)),
-        restart_fields_(std::move(restart_fields)) {
-    for (const FieldSpec& spec : settings.fields) staggers_.push_back(spec.stagger);
+        domain_(decomposition, layout.domain),
+        state_fields_(layout.state_fields),
+        restart_fields_(layout.restart_fields) {
+    for (const FieldSpec& spec : layout.domain.fields) staggers_.push_back(spec.stagger);
   }
 
   //! Collective: halo hiding and the slab balance, printed by rank 0.

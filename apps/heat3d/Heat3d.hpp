@@ -34,12 +34,13 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
  public:
   static constexpr int reach = HeatStep::reach;  //!< stencil radius of the 7-point update
   static constexpr bool time_tiled = true;
+  static constexpr bool picks_dt = false;  //!< no: dt from time.dt or time.cfl
   enum FieldId { U = 0, U_NEXT = 1 };
 
   //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
   Heat3d(const io::GridConfig& grid, const HeatParams& params, const Decomposition& decomposition,
          const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, settings(halo, hybrid), {{"u", U}}),
+      : Base(decomposition, layout(halo, hybrid)),
         alpha_(params.alpha),
         spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
         exact_(grid.lo, grid.hi, spacing_, params.alpha),
@@ -101,15 +102,17 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
     out << line;
   }
 
- private:
-  static HybridSettings settings(const io::HaloConfig& halo, HybridSettings s) {
+  //! Fields, halo and walls for `halo` and the deck's hybrid settings `s`.
+  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
     s.stepped = {{U, U_NEXT}};
     s.wall = WallCondition{WallKind::Dirichlet, 0.0};
-    return s;
+    return {s, {{"u", U}}, {}};
   }
+
+ private:
 
   double alpha_;
   std::array<double, 3> spacing_;

@@ -1,0 +1,271 @@
+#include "apps/RunPlan.hpp"
+
+#include "apps/AppRegistry.hpp"
+#include "decomposition/Decomposition.hpp"
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/MachineModel.hpp"
+#include "framework/TimeLoop.hpp"
+#include "halo/HaloMessages.hpp"
+#include "io/Checkpoint.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+#include "node-hybrid/TuneCache.hpp"
+
+#include <Kokkos_Core.hpp>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <optional>
+
+namespace strata {
+
+namespace {
+
+// The device slab's fields live in host memory where the device space is the host's.
+constexpr bool device_memory_is_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceExecSpace::memory_space>::accessible;
+
+std::string bytes_text(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  int u = 0;
+  for (; u < 5 && bytes >= 1024.0; ++u) bytes /= 1024.0;
+  char text[32];
+  std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return text;
+}
+
+std::string number_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+std::string extents_text(const std::array<int, 3>& e) {
+  return std::to_string(e[X]) + "x" + std::to_string(e[Y]) + "x" + std::to_string(e[Z]);
+}
+
+std::array<int, 3> extents(const Box& box) { return {box.extent(X), box.extent(Y), box.extent(Z)}; }
+
+int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.halo_depth * s.reach); }
+
+// Cells a rank at `coords` receives per exchange of one field `depth` deep
+// (faces only, or edges and corners too), and from how many neighbours.
+std::pair<std::int64_t, int> halo_cells(const Box& box, const std::array<int, 3>& coords,
+                                        const std::array<int, 3>& dims, const std::array<bool, 3>& periodic,
+                                        int depth, bool faces_only) {
+  std::int64_t cells = 0;
+  int neighbours = 0;
+  for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) {
+        const std::array<int, 3> d{dx, dy, dz};
+        const int nonzero = (dx != 0) + (dy != 0) + (dz != 0);
+        if (nonzero == 0 || (faces_only && nonzero > 1)) continue;
+        bool exists = true;
+        std::int64_t region = 1;
+        for (int a = 0; a < 3; ++a) {
+          const int c = coords[a] + d[a];
+          exists = exists && (d[a] == 0 || periodic[a] || (c >= 0 && c < dims[a]));
+          region *= d[a] == 0 ? box.extent(a) : depth;
+        }
+        if (!exists) continue;
+        cells += region;
+        ++neighbours;
+      }
+  return {cells, neighbours};
+}
+
+// The steps a run takes, where the deck fixes them (steps alone, or a fixed
+// dt); nullopt when they follow from the app's stable time step.
+std::optional<int> planned_steps(io::Deck& deck, const io::RunConfig& config) {
+  if (!config.time.end_time) return config.time.steps;
+  if (!config.time.dt) return std::nullopt;
+  TimeLoopSettings settings;
+  settings.steps = config.time.steps;
+  settings.end_time = config.time.end_time;
+  settings.dt = config.time.dt;
+  const double unused_stable_dt = std::numeric_limits<double>::infinity();
+  if (const auto problem = check_step_plan(settings, unused_stable_dt))
+    deck.root().section("time").fail(problem->key, problem->message);
+  return plan_steps(settings, unused_stable_dt).steps;
+}
+
+int host_threads() {
+#ifdef _OPENMP
+  return omp_get_max_threads();
+#else
+  return 1;
+#endif
+}
+
+}  // namespace
+
+RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 3>& dims, const Box& box) {
+  const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
+  const AppLayout layout = app_layout(config, smallest_box(global, dims));
+  RankFootprint f;
+  f.fields = int(layout.domain.fields.size());
+  f.ghosts = ghost_layers(layout.domain);
+  f.exchange_width = layout.domain.halo_depth * layout.domain.reach;
+  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  f.host_planes = round_host_planes(box.extent(Z), share.automatic ? 0.5 : share.value, f.ghosts);
+  const auto slab_bytes = [&](int planes) -> std::int64_t {
+    if (planes == 0) return 0;
+    const int g2 = 2 * f.ghosts;
+    return std::int64_t(f.fields) * sizeof(double) * (box.extent(X) + g2) * (box.extent(Y) + g2) * (planes + g2);
+  };
+  f.host_bytes = slab_bytes(f.host_planes);
+  f.device_bytes = slab_bytes(box.extent(Z) - f.host_planes);
+  return f;
+}
+
+void check_memory(io::Deck& deck, const RankFootprint& need, int ranks_on_node) {
+  const std::string fields = " for its fields (" + std::to_string(need.fields) + " arrays with " +
+                             std::to_string(need.ghosts) + " ghost layers)";
+  const std::string remedy = ": use more nodes, fewer ranks per node or fewer cells";
+  const std::int64_t host_need = need.host_bytes + (device_memory_is_host ? need.device_bytes : 0);
+  if (const auto available = host_available_bytes(); available && host_need > *available / ranks_on_node)
+    deck.root().section("grid").fail(
+        "cells", "a rank needs " + bytes_text(double(host_need)) + " of host memory" + fields + ", more than the " +
+                     bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
+                     bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
+                     " rank(s) on this node)" + remedy);
+  if (device_memory_is_host || need.device_bytes == 0) return;
+  // Ranks are spread over the node's GPUs round robin.
+  const int gpus = std::max(1, gpus_on_node());
+  const int sharing = (ranks_on_node + gpus - 1) / gpus;
+  if (const auto available = device_free_bytes(); available && need.device_bytes > *available / sharing)
+    deck.root().section("grid").fail(
+        "cells", "a rank needs " + bytes_text(double(need.device_bytes)) + " of GPU memory" + fields +
+                     ", more than the " + bytes_text(double(*available / sharing)) + " it can have (" +
+                     bytes_text(double(*available)) + " free on its GPU, shared by " + std::to_string(sharing) +
+                     " rank(s)); a larger hybrid.cpu_share moves planes to the host" + remedy);
+}
+
+void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::string& message) {
+  if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
+    deck.root().section("decomposition").fail("dims", message);
+  deck.root().section("grid").fail("cells", message);
+}
+
+void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::string& reason) {
+  if (config.halo.width > 0) deck.root().section("halo").fail("width", reason);
+  if (config.time_tiling.steps > 1 && !config.time_tiling.automatic)
+    deck.root().section("time_tiling").fail(
+        "steps", reason + " (a cycle of " + std::to_string(config.time_tiling.steps) +
+                     " steps needs that many ghost layers per stencil reach: fewer steps per cycle fit)");
+  blame_rank_grid(deck, config, reason);
+}
+
+void check_run(io::Deck& deck, const io::RunConfig& config, const CheckOptions& options, std::ostream& out) {
+  const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
+  std::array<int, 3> dims{};
+  try {
+    dims = choose_dims(global, options.ranks, config.decomposition.dims);
+  } catch (const InputError& e) {
+    blame_rank_grid(deck, config, e.what());
+  }
+  const std::array<int, 3> smallest = smallest_box(global, dims);
+  const AppLayout layout = app_layout(config, smallest);
+  const HybridSettings& domain = layout.domain;
+  const int ghosts = ghost_layers(domain);
+  // Rank 0 has the largest box (the first ranks along an axis take the extra cells).
+  const Box largest_box = block_of(global, dims, {0, 0, 0});
+  // Every rank's box, in rank order as a run checks them: the smallest, and the busiest halo.
+  Box smallest_box_seen = global;
+  std::int64_t smallest_cells = std::numeric_limits<std::int64_t>::max();
+  std::pair<std::int64_t, int> busiest{0, 0}, busiest_groups{0, 0};
+  for (int k = 0; k < dims[Z]; ++k)
+    for (int j = 0; j < dims[Y]; ++j)
+      for (int i = 0; i < dims[X]; ++i) {
+        const std::array<int, 3> coords{i, j, k};
+        const Box box = block_of(global, dims, coords);
+        if (box.num_cells() < smallest_cells) smallest_cells = box.num_cells(), smallest_box_seen = box;
+        try {
+          check_halo_width(i + dims[X] * (j + dims[Y] * k), box, domain.halo_depth * domain.reach);
+        } catch (const HaloWidthError& e) {
+          blame_halo_width(deck, config, e.reason());
+        }
+        const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, ghosts, domain.halo_depth <= 1);
+        const std::int64_t sweep_bytes = sweep.first * std::int64_t(domain.exchanged.size()) * 8;
+        if (sweep_bytes > busiest.first) busiest = {sweep_bytes, sweep.second};
+        std::int64_t group_bytes = 0;
+        for (const HaloGroup& group : domain.groups)
+          group_bytes += halo_cells(box, coords, dims, config.grid.periodic, group.depth, false).first *
+                         std::int64_t(group.fields.size()) * 8;
+        if (group_bytes > busiest_groups.first) busiest_groups = {group_bytes, 0};
+      }
+  // Then, as a run does, the memory of a rank's fields and its tiles.
+  const int per_node = options.ranks_per_node > 0 ? std::min(options.ranks_per_node, options.ranks) : options.ranks;
+  const RankFootprint need = rank_footprint(config, dims, largest_box);
+  check_memory(deck, need, per_node);
+  for (int k = 0; k < dims[Z]; ++k)
+    for (int j = 0; j < dims[Y]; ++j)
+      for (int i = 0; i < dims[X]; ++i)
+        check_tile(deck.root().section("time_tiling"), config.time_tiling, block_of(global, dims, {i, j, k}));
+  const std::optional<int> steps = planned_steps(deck, config);
+
+  const std::int64_t cells = global.num_cells();
+  out << "strata --check " << config.deck_path << ": valid\n"
+      << "  app " << config.app << ", " << extents_text(config.grid.cells) << " = " << cells << " cells, "
+      << (steps ? std::to_string(*steps) + " steps" : std::string("steps set by end_time and the app's stable dt"))
+      << "\n"
+      << "  ranks: " << options.ranks << " as " << extents_text(dims)
+      << (config.decomposition.dims == std::array<int, 3>{0, 0, 0} ? " (chosen to minimise the halo surface)"
+                                                                  : " (from the deck)")
+      << ", " << per_node << " per node\n"
+      << "  boxes: largest " << extents_text(extents(largest_box)) << " (" << largest_box.num_cells()
+      << " cells), smallest "
+      << extents_text(extents(smallest_box_seen)) << " (" << smallest_cells << " cells)\n";
+  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  out << "  split of the largest box: cpu_share "
+      << (share.automatic ? std::string("auto (tuned at start-up from 0.5)") : number_text(share.value)) << ": "
+      << need.host_planes << " host planes, " << largest_box.extent(Z) - need.host_planes << " device planes\n";
+  out << "  memory per rank (fields, " << need.fields << " arrays with " << need.ghosts << " ghost layers): host "
+      << bytes_text(double(need.host_bytes)) << ", device " << bytes_text(double(need.device_bytes))
+      << (device_memory_is_host ? " (host memory in this build)" : "") << "\n";
+  if (const auto available = host_available_bytes())
+    out << "  memory per node: " << bytes_text(double(need.host_bytes + (device_memory_is_host ? need.device_bytes : 0)) *
+                                               per_node)
+        << " of host memory for " << per_node << " rank(s); this machine has " << bytes_text(double(*available))
+        << " available\n";
+  if (!domain.exchanged.empty())
+    out << "  halo per exchange: " << bytes_text(double(busiest.first)) << " received by the busiest rank ("
+        << domain.exchanged.size() << " field(s), " << ghosts << " layer(s), " << busiest.second
+        << " neighbour(s))\n";
+  if (!domain.groups.empty())
+    out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(busiest_groups.first))
+        << " received by the busiest rank when each is exchanged once\n";
+  const auto volume = [&](const char* what, int every, std::size_t fields, const std::string& dir) {
+    out << "  " << what << ": ";
+    if (every == 0) {
+      out << "none\n";
+      return;
+    }
+    const double bytes = double(cells) * double(fields) * sizeof(double);
+    out << "every " << every << " steps, " << bytes_text(bytes) << " each";
+    if (steps) out << ", " << *steps / every << " in the run = " << bytes_text(bytes * (*steps / every));
+    out << " in " << dir << "\n";
+  };
+  volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
+  volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
+         config.checkpoint.directory);
+  const int depth = config.halo.width > 0 ? config.halo.width : cycle_steps(config, smallest, domain.reach) * domain.reach;
+  const auto tuned = TuneCache(config.hybrid.tune_cache)
+                         .lookup("share" + tune_key_suffix(config.app, largest_box, depth, host_threads()));
+  if (tuned) {
+    out << "  estimated time per step: " << tuned->seconds_per_step << " s (the tuned split of this box measured on "
+        << "this machine, tune cache)";
+    if (steps) out << ", " << tuned->seconds_per_step * *steps << " s for the run";
+    out << "\n";
+  } else {
+    out << "  estimated time per step: none (no tune cache entry for this box on this machine; a run with "
+           "hybrid.cpu_share: auto records one)\n";
+  }
+}
+
+}  // namespace strata

@@ -1,0 +1,22 @@
+#pragma once
+//! \file AppLayout.hpp
+//! What an app allocates and writes, known before it is built: its domain's
+//! settings (fields, ghost layers, halo groups, walls) and which fields its
+//! outputs and checkpoints hold. Apps give it from a static `layout()`, so a
+//! run's memory and I/O can be planned without allocating anything
+//! (apps/RunPlan.hpp).
+
+#include "node-hybrid/HybridSettings.hpp"
+
+#include <map>
+#include <string>
+
+namespace strata {
+
+struct AppLayout {
+  HybridSettings domain;
+  std::map<std::string, int> state_fields;    //!< name -> field id: output and checkpointed
+  std::map<std::string, int> restart_fields;  //!< name -> field id: checkpointed only
+};
+
+}  // namespace strata

@@ -1,0 +1,143 @@
+// `strata --check`: the plan's figures against values worked out by hand for
+// small cases, its errors, and the same verdict as a run on every bad deck.
+#include "tests/DriverRun.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace strata {
+namespace {
+
+const std::string data_dir = STRATA_TEST_DATA_DIR;
+
+using test::DriverRun;
+using test::on_rank0;
+
+DriverRun run_driver(const std::vector<std::string>& args) { return test::run_driver(MPI_COMM_WORLD, args); }
+
+// The plan line that starts with `head` (after its indent), or "".
+std::string line_of(const std::string& plan, const std::string& head) {
+  std::istringstream lines(plan);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("  " + head, 0) == 0) return line.substr(2);
+  return "";
+}
+
+// 30x21x10 cells over a 2x2x1 rank grid: x splits 15/15, y 11/10, so the
+// largest box is 15x11x10 (1650 cells) and the smallest 15x10x10 (1500).
+// 20 steps of a fixed dt, output every 5 steps, a checkpoint every 10.
+const std::vector<std::string> small_case{"--set", "grid.cells=[30,21,10]", "--set", "decomposition.dims=[2,2,1]",
+                                          "--set", "hybrid.cpu_share=0.3",   "--set", "time.end_time=~",
+                                          "--set", "time.steps=20",          "--set", "output.write_every=5",
+                                          "--set", "checkpoint.every=10"};
+
+std::vector<std::string> check_args(std::vector<std::string> extra) {
+  std::vector<std::string> args{"--check", data_dir + "/decks/good/small_heat.yaml", "--ranks", "4"};
+  args.insert(args.end(), small_case.begin(), small_case.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+TEST(RunCheck, PlanFiguresMatchTheHandWorkedCase) {
+  const DriverRun run = run_driver(check_args({}));
+  ASSERT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(run.err, "");
+  const std::string plan = run.out;
+  if (test::world_rank() != 0) {
+    EXPECT_EQ(plan, "");
+    return;
+  }
+  EXPECT_EQ(line_of(plan, "app"), "app heat3d, 30x21x10 = 6300 cells, 20 steps");
+  EXPECT_EQ(line_of(plan, "ranks"), "ranks: 4 as 2x2x1 (from the deck), 4 per node");
+  EXPECT_EQ(line_of(plan, "boxes"), "boxes: largest 15x11x10 (1650 cells), smallest 15x10x10 (1500 cells)");
+  // 0.3 of 10 planes is 3 on the host.
+  EXPECT_EQ(line_of(plan, "split"), "split of the largest box: cpu_share 0.3: 3 host planes, 7 device planes");
+  // heat3d has u and u_next, one ghost layer each side: 2 x 8 B x 17 x 13 x (3 + 2) = 17680 B on the
+  // host, 2 x 8 x 17 x 13 x (7 + 2) = 31824 B on the device.
+  EXPECT_EQ(line_of(plan, "memory per rank"),
+            "memory per rank (fields, 2 arrays with 1 ghost layers): host 17.3 KiB, device 31.1 KiB (host memory "
+            "in this build)");
+  // The rank at (0, 0) has neighbours at +x (1 x 11 x 10 cells) and +y (15 x 1 x 10): 260 cells of u.
+  EXPECT_EQ(line_of(plan, "halo per exchange"),
+            "halo per exchange: 2.0 KiB received by the busiest rank (1 field(s), 1 layer(s), 2 neighbour(s))");
+  // u over 6300 cells is 50400 B: 4 outputs and 2 checkpoints in 20 steps.
+  EXPECT_EQ(line_of(plan, "output"), "output: every 5 steps, 49.2 KiB each, 4 in the run = 196.9 KiB in output");
+  EXPECT_EQ(line_of(plan, "checkpoints"),
+            "checkpoints: every 10 steps, 49.2 KiB each, 2 in the run = 98.4 KiB in checkpoints");
+}
+
+TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
+  const DriverRun run = run_driver(check_args({"--set", "time_tiling.steps=2"}));
+  ASSERT_EQ(run.code, 0) << run.err;
+  if (test::world_rank() != 0) return;
+  // Two ghost layers: 2 x 8 B x 19 x 15 x (3 + 4) = 31920 B and 2 x 8 x 19 x 15 x (7 + 4) = 50160 B.
+  EXPECT_EQ(line_of(run.out, "memory per rank"),
+            "memory per rank (fields, 2 arrays with 2 ghost layers): host 31.2 KiB, device 49.0 KiB (host memory "
+            "in this build)");
+  // Edges too: +x 2 x 11 x 10, +y 15 x 2 x 10 and the +x+y edge 2 x 2 x 10 = 560 cells.
+  EXPECT_EQ(line_of(run.out, "halo per exchange"),
+            "halo per exchange: 4.4 KiB received by the busiest rank (1 field(s), 2 layer(s), 3 neighbour(s))");
+}
+
+TEST(RunCheck, ErrorsNameTheKey) {
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const DriverRun huge = run_driver({"--check", deck, "--set", "grid.cells=[100000,100000,100000]"});
+  EXPECT_EQ(huge.code, 1);
+  EXPECT_EQ(huge.out, "");
+  EXPECT_EQ(huge.err.rfind(on_rank0("--set grid.cells=[100000,100000,100000]: grid.cells: a rank needs 14.2 PiB of "
+                                    "host memory for its fields (2 arrays with 1 ghost layers), more than the ")),
+            0u)
+      << huge.err;
+
+  const DriverRun bad_ranks = run_driver({"--check", deck, "--ranks", "0"});
+  EXPECT_EQ(bad_ranks.code, 1);
+  EXPECT_EQ(bad_ranks.err, on_rank0("strata: --ranks needs a number of ranks >= 1, got '0'\n"));
+
+  const DriverRun ranks_on_a_run = run_driver({deck, "--ranks", "4"});
+  EXPECT_EQ(ranks_on_a_run.code, 1);
+  EXPECT_EQ(ranks_on_a_run.err, on_rank0("strata: --ranks and --ranks-per-node plan a run for --check; a run has "
+                                         "the ranks it was started on\n"));
+}
+
+// The memory a run refuses is the memory a check refuses: the run checks its
+// own rank before allocating.
+TEST(RunCheck, ARunRefusesAGridThatDoesNotFit) {
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const DriverRun run = run_driver({deck, "--set", "grid.cells=[100000,100000,100000]"});
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.err.rfind(on_rank0("--set grid.cells=[100000,100000,100000]: grid.cells: a rank needs "), 0), 0u)
+      << run.err;
+}
+
+// Decks whose error only a run can find: they need the app's stable time step.
+const std::set<std::string> run_only{"alpha_stable_dt_zero.yaml", "dt_unstable.yaml", "end_time_too_many_steps.yaml"};
+
+// Every bad deck gets the run's own message from --check, planned for this
+// many ranks, except those that need the app's stable time step.
+TEST(RunCheck, BadDecksGiveTheRunsMessage) {
+  std::vector<std::filesystem::path> decks;
+  for (const auto& entry : std::filesystem::directory_iterator(data_dir + "/decks/bad")) decks.push_back(entry.path());
+  std::sort(decks.begin(), decks.end());
+  ASSERT_GE(decks.size(), 10u);
+  for (const auto& path : decks) {
+    const DriverRun run = run_driver({path.string()});
+    const DriverRun check = run_driver({"--check", path.string(), "--ranks", std::to_string(test::world_size())});
+    if (run_only.count(path.filename().string())) {
+      EXPECT_EQ(check.code, 0) << path << ": --check now finds this error: take it off run_only";
+      continue;
+    }
+    EXPECT_EQ(check.code, 1) << path;
+    EXPECT_EQ(check.err, run.err) << path;
+    EXPECT_EQ(check.out, "");
+  }
+}
+
+}  // namespace
+}  // namespace strata
