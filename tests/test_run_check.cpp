@@ -1,6 +1,9 @@
 // `strata --check`: the plan's figures against values worked out by hand for
 // small cases, its errors, and the same verdict as a run on every bad deck.
 #include "tests/DriverRun.hpp"
+#include "apps/AppRegistry.hpp"
+#include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -137,6 +140,39 @@ TEST(RunCheck, BadDecksGiveTheRunsMessage) {
     EXPECT_EQ(check.err, run.err) << path;
     EXPECT_EQ(check.out, "");
   }
+}
+
+// Every key a run reads (its resolved deck: given values and defaults) is
+// declared, so none is missing from the reference tables or the JSON Schema.
+TEST(DeckSchema, EveryKeyARunReadsIsDeclared) {
+  const io::DeckSchema schema = deck_schema();
+  std::vector<std::string> decks;
+  for (const char* dir : {"/../inputs", "/decks/good", "/cloverleaf/corpus"})
+    if (std::filesystem::is_directory(data_dir + dir))
+      for (const auto& entry : std::filesystem::directory_iterator(data_dir + dir))
+        if (entry.path().extension() == ".yaml" || entry.path().extension() == ".in")
+          decks.push_back(entry.path().string());
+  ASSERT_GE(decks.size(), 6u);
+  std::size_t keys = 0;
+  const auto walk = [&](const auto& self, const YAML::Node& map, const std::string& path) -> void {
+    for (const auto& entry : map) {
+      const std::string key = (path.empty() ? "" : path + ".") + entry.first.Scalar();
+      if (entry.second.IsMap()) {
+        self(self, entry.second, key);
+        continue;
+      }
+      EXPECT_NE(schema.find(key), nullptr) << key << " is read but not declared";
+      ++keys;
+    }
+  };
+  for (const std::string& path : decks) {
+    io::Deck deck = io::Deck::load(path, {"hybrid.cpu_share_by_host={\"gpu-*\": auto}"},
+                                   deck_formats());
+    io::RunConfig config = io::read_run_config(deck);
+    read_app(deck, config);
+    walk(walk, YAML::Load(deck.resolved()), "");
+  }
+  EXPECT_GE(keys, 25u * decks.size());
 }
 
 }  // namespace
