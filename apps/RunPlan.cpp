@@ -44,6 +44,13 @@ std::string number_text(double v) {
   return text;
 }
 
+std::string seconds_text(double seconds) {
+  char text[32];
+  if (seconds < 1.0) std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  else std::snprintf(text, sizeof text, "%.3g s", seconds);
+  return text;
+}
+
 std::string extents_text(const std::array<int, 3>& e) {
   return std::to_string(e[X]) + "x" + std::to_string(e[Y]) + "x" + std::to_string(e[Z]);
 }
@@ -258,9 +265,9 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const CheckOptions& 
   const auto tuned = TuneCache(config.hybrid.tune_cache)
                          .lookup("share" + tune_key_suffix(config.app, largest_box, depth, host_threads()));
   if (tuned) {
-    out << "  estimated time per step: " << tuned->seconds_per_step << " s (the tuned split of this box measured on "
-        << "this machine, tune cache)";
-    if (steps) out << ", " << tuned->seconds_per_step * *steps << " s for the run";
+    out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step)
+        << " (the tuned split of this box measured on this machine, tune cache)";
+    if (steps) out << ", " << seconds_text(tuned->seconds_per_step * *steps) << " for the run";
     out << "\n";
   } else {
     out << "  estimated time per step: none (no tune cache entry for this box on this machine; a run with "

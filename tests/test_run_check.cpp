@@ -4,9 +4,11 @@
 #include "apps/AppRegistry.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/TuneCache.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -74,6 +76,34 @@ TEST(RunCheck, PlanFiguresMatchTheHandWorkedCase) {
   EXPECT_EQ(line_of(plan, "output"), "output: every 5 steps, 49.2 KiB each, 4 in the run = 196.9 KiB in output");
   EXPECT_EQ(line_of(plan, "checkpoints"),
             "checkpoints: every 10 steps, 49.2 KiB each, 2 in the run = 98.4 KiB in checkpoints");
+}
+
+// A split this machine has tuned for the same box gives the time per step.
+TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
+  const std::string cache = "/tmp/strata-check-tune-np" + std::to_string(test::world_size());
+  std::filesystem::remove_all(cache);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::vector<std::string> auto_share{"--set", "hybrid.cpu_share=auto", "--set", "hybrid.tune_cache=" + cache};
+  const DriverRun before = run_driver(check_args(auto_share));
+  ASSERT_EQ(before.code, 0) << before.err;
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(line_of(before.out, "estimated"),
+              "estimated time per step: none (no tune cache entry for this box on this machine; a run with "
+              "hybrid.cpu_share: auto records one)");
+    // What a tuned run on rank 0's box (15x11x10, one ghost layer) would have stored.
+    const Box largest = box_of_size(15, 11, 10);
+    TuneCache(cache).store("share" + tune_key_suffix("heat3d", largest, 1, omp_get_max_threads()), TuneEntry{3, 0.00125});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const DriverRun after = run_driver(check_args(auto_share));
+  ASSERT_EQ(after.code, 0) << after.err;
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(line_of(after.out, "estimated"),
+              "estimated time per step: 1.25 ms (the tuned split of this box measured on this machine, tune cache), "
+              "25 ms for the run");
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (test::world_rank() == 0) std::filesystem::remove_all(cache);
 }
 
 TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
