@@ -21,7 +21,7 @@ namespace strata {
 
 namespace {
 
-using AppReader = std::function<AppBuilder(io::Deck&, io::RunConfig&)>;
+using AppReader = std::function<AppReading(io::Deck&, io::RunConfig&)>;
 
 // The split of a rank's box from the deck: a fixed share, or auto with the
 // tune cache consulted for this rank's key and filled in when tuning ends;
@@ -59,10 +59,13 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
 // which sees the whole deck and the framework's settings).
 template <class App, class Params>
 AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, const io::RunConfig&)> read) {
-  return [name, read](io::Deck& deck, io::RunConfig& config) -> AppBuilder {
+  return [name, read](io::Deck& deck, io::RunConfig& config) -> AppReading {
     const Params params = read(deck, config);
-    if (!App::picks_dt && !config.time.dt)
-      config.time.cfl = deck.root().section("time").get<double>(io::keys::time_cfl);
+    std::optional<double> stable_dt;
+    if constexpr (!App::picks_dt) {
+      if (!config.time.dt) config.time.cfl = deck.root().section("time").get<double>(io::keys::time_cfl);
+      stable_dt = App::stable_step(params, config.grid);
+    }
     if (config.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
@@ -76,7 +79,7 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
           "width", "must hold time_tiling.steps x reach = " + std::to_string(asked.steps) + " x " +
                        std::to_string(App::reach) + " ghost layers for a tiled cycle, got " +
                        std::to_string(config.halo.width));
-    return [name, params, config, tiling_section](const Decomposition& decomposition) {
+    const AppBuilder build = [name, params, config, tiling_section](const Decomposition& decomposition) {
       io::TimeTilingConfig tiling = config.time_tiling;
       const Box local = decomposition.local();
       tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach);
@@ -85,6 +88,7 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
       return std::make_unique<App>(config.grid, params, decomposition, config.halo,
                                    hybrid_settings(name, config, tiling, decomposition, depth));
     };
+    return {build, stable_dt};
   };
 }
 
@@ -192,7 +196,7 @@ io::DeckSchema deck_schema() {
   return io::DeckSchema(std::move(keys), {names.begin(), names.end()});
 }
 
-AppBuilder read_app(io::Deck& deck, io::RunConfig& config) {
+AppReading read_app(io::Deck& deck, io::RunConfig& config) {
   const auto it = registry().find(config.app);
   if (it == registry().end()) {
     std::string message = "unknown app '" + config.app + "'";

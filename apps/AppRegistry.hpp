@@ -13,6 +13,7 @@
 #include <functional>
 #include <array>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -57,9 +58,17 @@ using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition
 
 //! Reads and validates the section of the app named in `config.app` (the key
 //! of the same name) and the framework keys it constrains (`time.cfl` is read
-//! into `config` for apps that do not pick their own dt), and returns its builder. Reading comes first so that
+//! into `config` for apps that do not pick their own dt). Reading comes first so that
 //! every deck error is found before any rank allocates or communicates.
 //! Throws InputError for an unknown app or a bad section.
-AppBuilder read_app(io::Deck& deck, io::RunConfig& config);
+//! What reading an app's section gives: the builder, and for an app with a
+//! fixed time step (time.dt or time.cfl) its stable step on the deck's grid,
+//! known before anything is built; apps that pick their own dt have none.
+struct AppReading {
+  AppBuilder build;
+  std::optional<double> stable_dt;
+};
+
+AppReading read_app(io::Deck& deck, io::RunConfig& config);
 
 }  // namespace strata

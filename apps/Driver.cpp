@@ -65,29 +65,6 @@ bool collectively(MPI_Comm comm, std::ostream& err, Body&& body) {
   return all_ranks_ok(comm, failure, err);
 }
 
-// Refuses, before the first step, what would stop the time loop: a stable dt
-// of 0 or beyond doubles (blamed on the app's section), no finite dt, or more
-// steps than a run can take.
-void check_time_plan(io::Deck& deck, const io::RunConfig& config, const Simulation& sim) {
-  if (sim.chooses_dt()) return;
-  const double stable_dt = sim.stable_dt();
-  if (!(stable_dt > 0.0 && std::isfinite(stable_dt))) {
-    char message[160];
-    std::snprintf(message, sizeof message,
-                  "the stable time step of %s on this grid is %g: no step can be taken (check its parameters "
-                  "against the cell size)",
-                  config.app.c_str(), stable_dt);
-    deck.root().fail(config.app, message);
-  }
-  TimeLoopSettings plan;
-  plan.steps = config.time.steps;
-  plan.end_time = config.time.end_time;
-  plan.dt = config.time.dt;
-  plan.cfl = config.time.cfl;
-  if (const auto problem = check_step_plan(plan, stable_dt))
-    deck.root().section("time").fail(problem->key, problem->message);
-}
-
 std::string number(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);
@@ -349,9 +326,9 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
       default: {
         io::Deck deck = io::Deck::load(cli.deck_path, cli.overrides, deck_formats());
         io::RunConfig config = io::read_run_config(deck);
-        read_app(deck, config);
+        const std::optional<double> stable_dt = read_app(deck, config).stable_dt;
         deck.root().reject_unknown_keys();
-        check_run(deck, config, CheckOptions{cli.ranks, cli.ranks_per_node}, out);
+        check_run(deck, config, stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node}, out);
         return 0;
       }
     }
@@ -388,9 +365,10 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       return;
     deck = std::make_unique<io::Deck>(io::Deck::load(cli->deck_path, cli->overrides, deck_formats()));
     config = io::read_run_config(*deck);
-    const AppBuilder build_app = read_app(*deck, config);
+    const AppReading app = read_app(*deck, config);
     deck->root().reject_unknown_keys();
     if (cli->action == CommandLine::Action::PrintDeck) return;
+    check_time_plan(*deck, config, app.stable_dt);
     try {
       decomposition = std::make_unique<Decomposition>(
           comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
@@ -403,15 +381,10 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     try {
       check_halo_width(decomposition->rank(), decomposition->local(), footprint.exchange_width);
       check_memory(*deck, footprint, ranks_on_node(comm));
-      sim = build_app(*decomposition);
+      sim = app.build(*decomposition);
     } catch (const HaloWidthError& e) {
       blame_halo_width(*deck, config, e.reason());
     }
-    check_time_plan(*deck, config, *sim);
-    if (config.time.dt && *config.time.dt > sim->stable_dt())
-      deck->root().section("time").fail(
-          "dt", std::to_string(*config.time.dt) + " exceeds the stability limit " +
-                    std::to_string(sim->stable_dt()) + " of " + config.app + " on this grid");
   });
   if (!set_up) return 1;
 

@@ -86,19 +86,21 @@ std::pair<std::int64_t, int> halo_cells(const Box& box, const std::array<int, 3>
   return {cells, neighbours};
 }
 
-// The steps a run takes, where the deck fixes them (steps alone, or a fixed
-// dt); nullopt when they follow from the app's stable time step.
-std::optional<int> planned_steps(io::Deck& deck, const io::RunConfig& config) {
-  if (!config.time.end_time) return config.time.steps;
-  if (!config.time.dt) return std::nullopt;
+TimeLoopSettings time_settings(const io::RunConfig& config) {
   TimeLoopSettings settings;
   settings.steps = config.time.steps;
   settings.end_time = config.time.end_time;
   settings.dt = config.time.dt;
-  const double unused_stable_dt = std::numeric_limits<double>::infinity();
-  if (const auto problem = check_step_plan(settings, unused_stable_dt))
-    deck.root().section("time").fail(problem->key, problem->message);
-  return plan_steps(settings, unused_stable_dt).steps;
+  settings.cfl = config.time.cfl;
+  return settings;
+}
+
+// The steps a run takes (check_time_plan has passed); nullopt when an app
+// that picks its own dt runs to an end_time.
+std::optional<int> planned_steps(const io::RunConfig& config, std::optional<double> stable_dt) {
+  if (!config.time.end_time) return config.time.steps;
+  if (!stable_dt) return std::nullopt;
+  return plan_steps(time_settings(config), *stable_dt).steps;
 }
 
 int host_threads() {
@@ -153,6 +155,19 @@ void check_memory(io::Deck& deck, const RankFootprint& need, int ranks_on_node) 
                      " rank(s)); a larger hybrid.cpu_share moves planes to the host" + remedy);
 }
 
+void check_time_plan(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt) {
+  if (!stable_dt) return;
+  if (!(*stable_dt > 0.0 && std::isfinite(*stable_dt)))
+    deck.root().fail(config.app, "the stable time step of " + config.app + " on this grid is " +
+                                     number_text(*stable_dt) +
+                                     ": no step can be taken (check its parameters against the cell size)");
+  if (const auto problem = check_step_plan(time_settings(config), *stable_dt))
+    deck.root().section("time").fail(problem->key, problem->message);
+  if (config.time.dt && *config.time.dt > *stable_dt)
+    deck.root().section("time").fail("dt", std::to_string(*config.time.dt) + " exceeds the stability limit " +
+                                               std::to_string(*stable_dt) + " of " + config.app + " on this grid");
+}
+
 void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::string& message) {
   if (config.decomposition.dims != std::array<int, 3>{0, 0, 0})
     deck.root().section("decomposition").fail("dims", message);
@@ -168,7 +183,9 @@ void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::st
   blame_rank_grid(deck, config, reason);
 }
 
-void check_run(io::Deck& deck, const io::RunConfig& config, const CheckOptions& options, std::ostream& out) {
+void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
+               const CheckOptions& options, std::ostream& out) {
+  check_time_plan(deck, config, stable_dt);
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
   std::array<int, 3> dims{};
   try {
@@ -214,12 +231,12 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const CheckOptions& 
     for (int j = 0; j < dims[Y]; ++j)
       for (int i = 0; i < dims[X]; ++i)
         check_tile(deck.root().section("time_tiling"), config.time_tiling, block_of(global, dims, {i, j, k}));
-  const std::optional<int> steps = planned_steps(deck, config);
+  const std::optional<int> steps = planned_steps(config, stable_dt);
 
   const std::int64_t cells = global.num_cells();
   out << "strata --check " << config.deck_path << ": valid\n"
       << "  app " << config.app << ", " << extents_text(config.grid.cells) << " = " << cells << " cells, "
-      << (steps ? std::to_string(*steps) + " steps" : std::string("steps set by end_time and the app's stable dt"))
+      << (steps ? std::to_string(*steps) + " steps" : std::string("steps set by end_time and the dt the app picks as it runs"))
       << "\n"
       << "  ranks: " << options.ranks << " as " << extents_text(dims)
       << (config.decomposition.dims == std::array<int, 3>{0, 0, 0} ? " (chosen to minimise the halo surface)"

@@ -13,6 +13,7 @@
 #include "io/RunConfig.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 
@@ -44,15 +45,23 @@ void check_memory(io::Deck& deck, const RankFootprint& need, int ranks_on_node);
 //! tiled cycle's steps that set it, else the rank grid.
 [[noreturn]] void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::string& reason);
 
+//! Refuses, before anything is built, what would stop the time loop of an
+//! app with a fixed dt whose stable step on the deck's grid is `stable_dt`
+//! (none: the app picks its own): a stable step of 0 or beyond doubles
+//! (blamed on the app's section), a dt above it, or more steps than a run
+//! can take.
+void check_time_plan(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt);
+
 //! How `strata --check` plans a run.
 struct CheckOptions {
   int ranks = 1;
   int ranks_per_node = 0;  //!< 0: all on one node
 };
 
-//! Checks a deck (read with read_run_config and read_app) as a run on
-//! `options.ranks` ranks would before its first step, and prints its plan;
-//! throws InputError as the run would.
-void check_run(io::Deck& deck, const io::RunConfig& config, const CheckOptions& options, std::ostream& out);
+//! Checks a deck (read with read_run_config and read_app, which gave
+//! `stable_dt`) as a run on `options.ranks` ranks would before its first
+//! step, and prints its plan; throws InputError as the run would.
+void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
+               const CheckOptions& options, std::ostream& out);
 
 }  // namespace strata

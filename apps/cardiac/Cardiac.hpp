@@ -54,6 +54,10 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     return {s, {{"e", E}, {"r", R}}, {}};
   }
 
+  static double stable_step(const CardiacParams& params, const io::GridConfig& grid) {
+    return cardiac::stable_dt(params, {grid.spacing(X), grid.spacing(Y), grid.spacing(Z)});
+  }
+
   double stable_dt() const override { return cardiac::stable_dt(params_, spacing_); }
 
   void advance(double time, double dt, Timers& timers) override { advance_steps(time, dt, 1, timers); }
