@@ -46,8 +46,11 @@ std::string number_text(double v) {
 
 std::string seconds_text(double seconds) {
   char text[32];
-  if (seconds < 1.0) std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
-  else std::snprintf(text, sizeof text, "%.3g s", seconds);
+  if (seconds < 1.0) {
+    std::snprintf(text, sizeof text, "%.3g ms", seconds * 1e3);
+  } else {
+    std::snprintf(text, sizeof text, "%.3g s", seconds);
+  }
   return text;
 }
 
@@ -183,6 +186,51 @@ void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::st
   blame_rank_grid(deck, config, reason);
 }
 
+namespace {
+
+// What a rank grid holds, gathered rank by rank in rank order (the order in
+// which a run reports the first failing rank); a box too thin for the halo
+// is a deck error.
+struct RankGridSurvey {
+  Box smallest;
+  std::int64_t sweep_bytes = 0;  //!< received per exchange of a step by the busiest rank
+  int sweep_neighbours = 0;      //!< its neighbours
+  std::int64_t group_bytes = 0;  //!< received by the busiest rank when each halo group is exchanged once
+};
+
+RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const Box& global,
+                            const std::array<int, 3>& dims, const HybridSettings& domain) {
+  RankGridSurvey survey;
+  survey.smallest = global;
+  const int width = domain.halo_depth * domain.reach;
+  for (int k = 0; k < dims[Z]; ++k)
+    for (int j = 0; j < dims[Y]; ++j)
+      for (int i = 0; i < dims[X]; ++i) {
+        const std::array<int, 3> coords{i, j, k};
+        const Box box = block_of(global, dims, coords);
+        if (box.num_cells() < survey.smallest.num_cells()) survey.smallest = box;
+        try {
+          check_halo_width(i + dims[X] * (j + dims[Y] * k), box, width);
+        } catch (const HaloWidthError& e) {
+          blame_halo_width(deck, config, e.reason());
+        }
+        const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.halo_depth <= 1);
+        const std::int64_t sweep_bytes = sweep.first * std::int64_t(domain.exchanged.size()) * 8;
+        if (sweep_bytes > survey.sweep_bytes) {
+          survey.sweep_bytes = sweep_bytes;
+          survey.sweep_neighbours = sweep.second;
+        }
+        std::int64_t group_bytes = 0;
+        for (const HaloGroup& group : domain.groups)
+          group_bytes += halo_cells(box, coords, dims, config.grid.periodic, group.depth, false).first *
+                         std::int64_t(group.fields.size()) * 8;
+        survey.group_bytes = std::max(survey.group_bytes, group_bytes);
+      }
+  return survey;
+}
+
+}  // namespace
+
 void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
                const CheckOptions& options, std::ostream& out) {
   check_time_plan(deck, config, stable_dt);
@@ -196,33 +244,9 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   const std::array<int, 3> smallest = smallest_box(global, dims);
   const AppLayout layout = app_layout(config, smallest);
   const HybridSettings& domain = layout.domain;
-  const int ghosts = ghost_layers(domain);
+  const RankGridSurvey survey = survey_ranks(deck, config, global, dims, domain);
   // Rank 0 has the largest box (the first ranks along an axis take the extra cells).
   const Box largest_box = block_of(global, dims, {0, 0, 0});
-  // Every rank's box, in rank order as a run checks them: the smallest, and the busiest halo.
-  Box smallest_box_seen = global;
-  std::int64_t smallest_cells = std::numeric_limits<std::int64_t>::max();
-  std::pair<std::int64_t, int> busiest{0, 0}, busiest_groups{0, 0};
-  for (int k = 0; k < dims[Z]; ++k)
-    for (int j = 0; j < dims[Y]; ++j)
-      for (int i = 0; i < dims[X]; ++i) {
-        const std::array<int, 3> coords{i, j, k};
-        const Box box = block_of(global, dims, coords);
-        if (box.num_cells() < smallest_cells) smallest_cells = box.num_cells(), smallest_box_seen = box;
-        try {
-          check_halo_width(i + dims[X] * (j + dims[Y] * k), box, domain.halo_depth * domain.reach);
-        } catch (const HaloWidthError& e) {
-          blame_halo_width(deck, config, e.reason());
-        }
-        const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, ghosts, domain.halo_depth <= 1);
-        const std::int64_t sweep_bytes = sweep.first * std::int64_t(domain.exchanged.size()) * 8;
-        if (sweep_bytes > busiest.first) busiest = {sweep_bytes, sweep.second};
-        std::int64_t group_bytes = 0;
-        for (const HaloGroup& group : domain.groups)
-          group_bytes += halo_cells(box, coords, dims, config.grid.periodic, group.depth, false).first *
-                         std::int64_t(group.fields.size()) * 8;
-        if (group_bytes > busiest_groups.first) busiest_groups = {group_bytes, 0};
-      }
   // Then, as a run does, the memory of a rank's fields and its tiles.
   const int per_node = options.ranks_per_node > 0 ? std::min(options.ranks_per_node, options.ranks) : options.ranks;
   const RankFootprint need = rank_footprint(config, dims, largest_box);
@@ -236,7 +260,10 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   const std::int64_t cells = global.num_cells();
   out << "strata --check " << config.deck_path << ": valid\n"
       << "  app " << config.app << ", " << extents_text(config.grid.cells) << " = " << cells << " cells, "
-      << (steps ? std::to_string(*steps) + " steps" : std::string("steps set by end_time and the dt the app picks as it runs"))
+      << (steps                ? std::to_string(*steps) + " steps"
+          : config.time.steps ? "at most " + std::to_string(*config.time.steps) + " steps (or until end_time " +
+                                     number_text(*config.time.end_time) + ", with the dt the app picks)"
+                               : "until end_time " + number_text(*config.time.end_time) + " (the app picks its dt)")
       << "\n"
       << "  ranks: " << options.ranks << " as " << extents_text(dims)
       << (config.decomposition.dims == std::array<int, 3>{0, 0, 0} ? " (chosen to minimise the halo surface)"
@@ -244,7 +271,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
       << ", " << per_node << " per node\n"
       << "  boxes: largest " << extents_text(extents(largest_box)) << " (" << largest_box.num_cells()
       << " cells), smallest "
-      << extents_text(extents(smallest_box_seen)) << " (" << smallest_cells << " cells)\n";
+      << extents_text(extents(survey.smallest)) << " (" << survey.smallest.num_cells() << " cells)\n";
   const io::ShareSpec share = config.hybrid.share_for(host_name());
   out << "  split of the largest box: cpu_share "
       << (share.automatic ? std::string("auto (tuned at start-up from 0.5)") : number_text(share.value)) << ": "
@@ -253,16 +280,16 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
       << bytes_text(double(need.host_bytes)) << ", device " << bytes_text(double(need.device_bytes))
       << (device_memory_is_host ? " (host memory in this build)" : "") << "\n";
   if (const auto available = host_available_bytes())
-    out << "  memory per node: " << bytes_text(double(need.host_bytes + (device_memory_is_host ? need.device_bytes : 0)) *
-                                               per_node)
+    out << "  memory per node: "
+        << bytes_text(double(need.host_bytes + (device_memory_is_host ? need.device_bytes : 0)) * per_node)
         << " of host memory for " << per_node << " rank(s); this machine has " << bytes_text(double(*available))
         << " available\n";
   if (!domain.exchanged.empty())
-    out << "  halo per exchange: " << bytes_text(double(busiest.first)) << " received by the busiest rank ("
-        << domain.exchanged.size() << " field(s), " << ghosts << " layer(s), " << busiest.second
-        << " neighbour(s))\n";
+    out << "  halo per exchange: " << bytes_text(double(survey.sweep_bytes)) << " received by the busiest rank ("
+        << domain.exchanged.size() << " field(s), " << domain.halo_depth * domain.reach << " layer(s), "
+        << survey.sweep_neighbours << " neighbour(s))\n";
   if (!domain.groups.empty())
-    out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(busiest_groups.first))
+    out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(survey.group_bytes))
         << " received by the busiest rank when each is exchanged once\n";
   const auto volume = [&](const char* what, int every, std::size_t fields, const std::string& dir) {
     out << "  " << what << ": ";
@@ -278,7 +305,8 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
   volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
-  const int depth = config.halo.width > 0 ? config.halo.width : cycle_steps(config, smallest, domain.reach) * domain.reach;
+  const int depth =
+      config.halo.width > 0 ? config.halo.width : cycle_steps(config, smallest, domain.reach) * domain.reach;
   const auto tuned = TuneCache(config.hybrid.tune_cache)
                          .lookup("share" + tune_key_suffix(config.app, largest_box, depth, host_threads()));
   if (tuned) {

@@ -91,7 +91,8 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
               "hybrid.cpu_share: auto records one)");
     // What a tuned run on rank 0's box (15x11x10, one ghost layer) would have stored.
     const Box largest = box_of_size(15, 11, 10);
-    TuneCache(cache).store("share" + tune_key_suffix("heat3d", largest, 1, omp_get_max_threads()), TuneEntry{3, 0.00125});
+    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1, omp_get_max_threads());
+    TuneCache(cache).store(key, TuneEntry{3, 0.00125});
   }
   MPI_Barrier(MPI_COMM_WORLD);
   const DriverRun after = run_driver(check_args(auto_share));
