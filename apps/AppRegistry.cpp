@@ -204,6 +204,10 @@ AppReading read_app(io::Deck& deck, io::RunConfig& config) {
     if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
     deck.root().fail("app", message);
   }
+  for (const auto& [name, entry] : registry())
+    if (name != config.app && deck.root().has(name))
+      deck.root().fail(name, "the section of app " + name + ", but this deck runs " + config.app +
+                                 " (app:): remove it or change app");
   return it->second.read(deck, config);
 }
 

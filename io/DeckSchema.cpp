@@ -225,6 +225,14 @@ std::string DeckSchema::json_schema() const {
       if (std::find(list.begin(), list.end(), path[n - 1]) == list.end()) list.push_back(path[n - 1]);
     }
   }
+  // An app's section belongs to its app: a deck of one app with another's section is refused, as a run does.
+  for (const std::string& app : apps_) {
+    Json others = Json::object();
+    for (const std::string& other : apps_)
+      if (other != app) others[other] = false;
+    root["allOf"].push_back({{"if", {{"properties", {{"app", {{"const", app}}}}}, {"required", {"app"}}}},
+                             {"then", {{"properties", others}}}});
+  }
   return root.dump(2) + "\n";
 }
 

@@ -32,7 +32,7 @@ REJECTED = [
     "gpu_aware_word", "grid_not_mapping", "halo_width_negative", "missing_app", "periodic_word", "rebalance_zero",
     "report_negative", "report_typo", "steps_negative", "time_tiling_steps_fraction", "time_tiling_steps_too_many",
     "time_tiling_steps_word", "time_tiling_steps_zero", "time_tiling_tile_one_value", "time_tiling_tile_zero",
-    "unknown_app", "unknown_top_key", "write_every_negative",
+    "other_app_section", "unknown_app", "unknown_top_key", "write_every_negative",
 ]
 
 
