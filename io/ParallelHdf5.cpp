@@ -4,6 +4,7 @@
 #include "framework/Error.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -252,12 +253,34 @@ void Hdf5Writer::commit() {
   committed_ = true;
 }
 
+namespace {
+
+// Why `path` is no file to open (errno), or 0: MPI-IO would report a
+// missing file or a directory itself, once per rank and read.
+int not_a_file(const std::string& path) {
+  struct stat status {};
+  if (::stat(path.c_str(), &status) != 0) return errno;
+  return S_ISDIR(status.st_mode) ? EISDIR : 0;
+}
+
+// A read that fails in a file HDF5 opened: its structure is damaged.
+hid_t readable(hid_t id, const char* call, const std::string& path, const std::string& name) {
+  if (id < 0) throw InputError(path + ": the file is damaged: HDF5 " + call + " failed on '" + name + "'");
+  return id;
+}
+
+}  // namespace
+
 Hdf5Reader::Hdf5Reader(MPI_Comm comm, const std::string& path) : comm_(comm), path_(path) {
   quiet_hdf5();
+  int missing = 0;
+  if (rank_in(comm) == 0) missing = not_a_file(path);
+  STRATA_MPI_CHECK(MPI_Bcast(&missing, 1, MPI_INT, 0, comm));
+  if (missing != 0) throw InputError(path + ": cannot open: " + std::strerror(missing));
   Handle access{check(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", path), H5Pclose};
   check_status(H5Pset_fapl_mpio(access.id, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", path);
   file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.id);
-  if (file_ < 0) throw InputError(path + ": cannot open as an HDF5 file (missing, truncated or corrupt)");
+  if (file_ < 0) throw InputError(path + ": cannot open as an HDF5 file (not one, truncated or damaged)");
 }
 
 Hdf5Reader::~Hdf5Reader() {
@@ -265,14 +288,15 @@ Hdf5Reader::~Hdf5Reader() {
 }
 
 bool Hdf5Reader::has(const std::string& name) const {
-  return H5Lexists(file_, name.c_str(), H5P_DEFAULT) > 0 || H5Aexists(file_, name.c_str()) > 0;
+  if (readable(H5Lexists(file_, name.c_str(), H5P_DEFAULT), "H5Lexists", path_, name) > 0) return true;
+  return readable(H5Aexists(file_, name.c_str()), "H5Aexists", path_, name) > 0;
 }
 
 HostBlock Hdf5Reader::read_field(const std::string& name, const Box& global, const Box& local) const {
-  if (H5Lexists(file_, name.c_str(), H5P_DEFAULT) <= 0)
+  if (readable(H5Lexists(file_, name.c_str(), H5P_DEFAULT), "H5Lexists", path_, name) == 0)
     throw InputError(path_ + ": no dataset '" + name + "'");
-  Handle dataset{check(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), "H5Dopen2", path_), H5Dclose};
-  Handle file_space{check(H5Dget_space(dataset.id), "H5Dget_space", path_), H5Sclose};
+  Handle dataset{readable(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), "H5Dopen2", path_, name), H5Dclose};
+  Handle file_space{readable(H5Dget_space(dataset.id), "H5Dget_space", path_, name), H5Sclose};
   const Slab3 s(global, local);
   hsize_t dims[3] = {0, 0, 0};
   if (H5Sget_simple_extent_ndims(file_space.id) != 3 ||
@@ -287,17 +311,17 @@ HostBlock Hdf5Reader::read_field(const std::string& name, const Box& global, con
   Handle memory_space{check(H5Screate_simple(3, s.count, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
   HostBlock block("strata::read", local.extent(Z), local.extent(Y), local.extent(X));
-  check_status(H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
-                       block.data()),
-               "H5Dread", path_);
+  readable(H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id, block.data()),
+           "H5Dread", path_, name);
   return block;
 }
 
 namespace {
 
 Handle open_attribute(hid_t file, const std::string& name, const std::string& path) {
-  if (H5Aexists(file, name.c_str()) <= 0) throw InputError(path + ": no attribute '" + name + "'");
-  return Handle{check(H5Aopen(file, name.c_str(), H5P_DEFAULT), "H5Aopen", path), H5Aclose};
+  if (readable(H5Aexists(file, name.c_str()), "H5Aexists", path, name) == 0)
+    throw InputError(path + ": no attribute '" + name + "'");
+  return Handle{readable(H5Aopen(file, name.c_str(), H5P_DEFAULT), "H5Aopen", path, name), H5Aclose};
 }
 
 }  // namespace
@@ -305,22 +329,22 @@ Handle open_attribute(hid_t file, const std::string& name, const std::string& pa
 double Hdf5Reader::attribute_double(const std::string& name) const {
   const Handle attr = open_attribute(file_, name, path_);
   double value = 0.0;
-  check_status(H5Aread(attr.id, H5T_NATIVE_DOUBLE, &value), "H5Aread", path_);
+  readable(H5Aread(attr.id, H5T_NATIVE_DOUBLE, &value), "H5Aread", path_, name);
   return value;
 }
 
 std::int64_t Hdf5Reader::attribute_int(const std::string& name) const {
   const Handle attr = open_attribute(file_, name, path_);
   std::int64_t value = 0;
-  check_status(H5Aread(attr.id, H5T_NATIVE_INT64, &value), "H5Aread", path_);
+  readable(H5Aread(attr.id, H5T_NATIVE_INT64, &value), "H5Aread", path_, name);
   return value;
 }
 
 std::string Hdf5Reader::attribute_string(const std::string& name) const {
   const Handle attr = open_attribute(file_, name, path_);
-  Handle type{check(H5Aget_type(attr.id), "H5Aget_type", path_), H5Tclose};
+  Handle type{readable(H5Aget_type(attr.id), "H5Aget_type", path_, name), H5Tclose};
   std::vector<char> text(H5Tget_size(type.id) + 1, '\0');
-  check_status(H5Aread(attr.id, type.id, text.data()), "H5Aread", path_);
+  readable(H5Aread(attr.id, type.id, text.data()), "H5Aread", path_, name);
   return std::string(text.data());
 }
 

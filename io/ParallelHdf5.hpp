@@ -73,7 +73,9 @@ class Hdf5Writer {
 
 class Hdf5Reader {
  public:
-  //! Collective; throws InputError naming `path` when it cannot be opened as HDF5.
+  //! Collective; throws InputError naming `path` when it is missing, a
+  //! directory or cannot be opened as HDF5. Reads that fail in the open file
+  //! throw InputError saying it is damaged.
   Hdf5Reader(MPI_Comm comm, const std::string& path);
   ~Hdf5Reader();
   Hdf5Reader(const Hdf5Reader&) = delete;

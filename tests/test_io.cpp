@@ -118,7 +118,7 @@ TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
   const test::DriverRun corrupt =
       test::run_driver(MPI_COMM_WORLD, {deck, "--restart", garbage, "--set", "report.json="});
   EXPECT_EQ(corrupt.code, 1);
-  EXPECT_EQ(corrupt.err, test::on_rank0(garbage + ": cannot open as an HDF5 file (missing, truncated or corrupt)\n"));
+  EXPECT_EQ(corrupt.err, test::on_rank0(garbage + ": cannot open as an HDF5 file (not one, truncated or damaged)\n"));
 
   // A checkpoint of another grid.
   expect_success(MPI_COMM_WORLD, {deck, "--set", "grid.cells=[6,6,6]", "--set", "checkpoint.every=2",
