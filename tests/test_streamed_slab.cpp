@@ -1,0 +1,247 @@
+// Out of core (node-hybrid/StreamedSlab.hpp): a tiled cycle computed chunk
+// by chunk through bounded buffers against the same cycle in core, bit for
+// bit, on every execution space:
+// - one slab's fields, every wall mask, 1, 2 and 4 steps, reach 1 and 2,
+//   chunks of the fewest planes up to the whole slab;
+// - the chunk plan from a byte budget (thickest chunk that fits, none when
+//   even the thinnest does not).
+
+#include "framework/TimeTiling.hpp"
+#include "halo/WallGhosts.hpp"
+#include "node-hybrid/StreamedSlab.hpp"
+#include "tests/ExecSpaces.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+int world_size() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+// Two coupled fields, every neighbour with its own weight, reach R.
+template <int R>
+struct Coupled {
+  static constexpr int fields = 2;
+  static constexpr int reach = R;
+
+  template <class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
+    const double u = in[0](i, j, k), v = in[1](i, j, k);
+    out[0](i, j, k) = 0.3 * u + 0.06 * v + 0.07 * in[0](i - R, j, k) + 0.09 * in[0](i + R, j, k) +
+                      0.05 * in[0](i, j - R, k) + 0.11 * in[0](i, j + R, k) + 0.08 * in[0](i, j, k - R) +
+                      0.04 * in[0](i, j, k + R);
+    out[1](i, j, k) = 0.5 * v + 0.13 * in[1](i + R, j, k) + 0.07 * in[1](i, j - R, k) + 0.1 * in[1](i, j, k - R) +
+                      0.12 * u * in[1](i - R, j, k + R);
+  }
+};
+
+const std::array<WallConditions, 2> walls_of_fields = {
+    WallConditions{WallCondition{WallKind::Dirichlet, 0.7}, WallCondition{WallKind::Neumann, 0.0},
+                   WallCondition{WallKind::Dirichlet, -0.3}},
+    WallConditions{WallCondition{WallKind::Neumann, 0.0}, WallCondition{WallKind::Dirichlet, 1.5},
+                   WallCondition{WallKind::Neumann, 0.0}}};
+
+WallMirror mirror_of(const WallCondition& c) {
+  return c.kind == WallKind::Dirichlet ? WallMirror{2.0 * c.value, -1.0} : WallMirror{0.0, 1.0};
+}
+
+const std::vector<FaceMask> wall_masks = {
+    {{{true, true}, {true, true}, {true, true}}},        // a box alone
+    {{{false, false}, {false, false}, {false, false}}},  // neighbours all round
+    {{{true, false}, {false, true}, {true, false}}},     // a z wall below, a remote face above
+    {{{false, true}, {true, false}, {false, true}}},     // the other way round
+};
+
+std::string describe(const FaceMask& walls) {
+  std::string s;
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) s += walls[a][side] ? "W" : "-";
+  return s;
+}
+
+template <class Exec>
+using Fields = std::vector<Field<typename Exec::memory_space>>;
+
+// Level 0: smooth values with no symmetry on the owned cells and `valid`
+// layers beyond remote faces, walls mirrored, NaN elsewhere (a read past
+// what a cycle may read shows).
+template <class Exec>
+Fields<Exec> level_zero(const Exec& exec, const Box& owned, int ghosts, const FaceMask& walls, int valid) {
+  Box filled = owned;
+  for (int a = 0; a < 3; ++a) {
+    if (!walls[a][0]) filled.lo[a] -= valid;
+    if (!walls[a][1]) filled.hi[a] += valid;
+  }
+  Fields<Exec> f;
+  for (int n = 0; n < 2; ++n) {
+    f.emplace_back(n == 0 ? "stream::u" : "stream::v", owned, ghosts);
+    const auto host = Kokkos::create_mirror_view(f[n].view());
+    const Box a = f[n].allocated();
+    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+        for (int i = a.lo[X]; i < a.hi[X]; ++i)
+          host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) =
+              filled.contains(i, j, k) ? (n == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k)
+                                                 : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k))
+                                       : std::numeric_limits<double>::quiet_NaN();
+    Kokkos::deep_copy(f[n].view(), host);
+    fill_wall_ghosts(exec, f[n], walls, walls_of_fields[n], WallFill::All, valid);
+  }
+  exec.fence();
+  return f;
+}
+
+template <class Fields>
+Fields filled_like(const Fields& like, double value) {
+  Fields f;
+  for (const auto& g : like) {
+    f.emplace_back(g.name(), g.owned(), g.ghosts());
+    Kokkos::deep_copy(f.back().view(), value);
+  }
+  return f;
+}
+
+template <class T, class Fields>
+Kokkos::Array<CellArray<T>, 2> cells_of(const Fields& f) {
+  Kokkos::Array<CellArray<T>, 2> c;
+  for (int n = 0; n < 2; ++n) c[n] = f[n].cells();
+  return c;
+}
+
+// Cells of `owned` grown by `wall_layers` towards walls where `a` and `b`
+// differ bitwise (the owned cells and the wall ghosts a cycle writes).
+template <class Fields>
+int mismatches(const Fields& a, const Fields& b, const FaceMask& walls, int wall_layers, std::string& first) {
+  int bad = 0;
+  for (std::size_t n = 0; n < a.size(); ++n) {
+    const auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a[n].view());
+    const auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b[n].view());
+    Box check = a[n].owned();
+    for (int ax = 0; ax < 3; ++ax) {
+      if (walls[ax][0]) check.lo[ax] -= wall_layers;
+      if (walls[ax][1]) check.hi[ax] += wall_layers;
+    }
+    const Box al = a[n].allocated();
+    for (int k = check.lo[Z]; k < check.hi[Z]; ++k)
+      for (int j = check.lo[Y]; j < check.hi[Y]; ++j)
+        for (int i = check.lo[X]; i < check.hi[X]; ++i) {
+          const double x = ha(k - al.lo[Z], j - al.lo[Y], i - al.lo[X]);
+          const double y = hb(k - al.lo[Z], j - al.lo[Y], i - al.lo[X]);
+          if (std::memcmp(&x, &y, sizeof x) == 0) continue;
+          if (bad++ == 0) {
+            std::ostringstream s;
+            s.precision(17);
+            s << "field " << n << " cell (" << i << ", " << j << ", " << k << "): streamed " << x << ", in core "
+              << y;
+            first = s.str();
+          }
+        }
+  }
+  return bad;
+}
+
+template <class ExecSpace>
+class StreamedSlabCycle : public ::testing::Test {};
+TYPED_TEST_SUITE(StreamedSlabCycle, test::ExecSpaces);
+
+template <class Exec, class Update>
+void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& levels_list,
+                                    const std::vector<int>& chunk_planes) {
+  const Exec exec;
+  constexpr int r = Update::reach;
+  const int ghosts = 4 * r + 1;  // the most levels, and one NaN layer beyond
+  for (const FaceMask& walls : wall_masks)
+    for (int levels : levels_list) {
+      TiledCycle<2> cycle;
+      cycle.levels = levels;
+      cycle.reach = r;
+      cycle.owned = owned;
+      cycle.walls = walls;
+      cycle.tile = {owned.extent(X), 4};
+      for (int n = 0; n < 2; ++n)
+        for (int a = 0; a < 3; ++a) cycle.mirror[n][a] = mirror_of(walls_of_fields[n][a]);
+      const Fields<Exec> in = level_zero(exec, owned, ghosts, walls, levels * r);
+      const Fields<Exec> in_core = filled_like(in, std::numeric_limits<double>::quiet_NaN());
+      run_tiled_cycle(exec, Update{}, cells_of<const double>(in), cells_of<double>(in_core), cycle);
+      exec.fence();
+      for (int planes : chunk_planes) {
+        if (planes < min_chunk_planes(levels, r)) continue;
+        const Fields<Exec> streamed = filled_like(in, std::numeric_limits<double>::quiet_NaN());
+        const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, 2, planes)};
+        StreamedSlab<Exec> slab(owned, ghosts, 2, plan, exec);
+        slab.run(Update{}, in, streamed, cycle, [](const TiledCycle<2>& c) { return TileShape(c.tile); });
+        std::string first;
+        EXPECT_EQ(mismatches(streamed, in_core, walls, r, first), 0)
+            << levels << " levels of reach " << r << ", walls " << describe(walls) << ", chunks of " << planes
+            << " planes: first " << first;
+        const StreamTimes& t = slab.times();
+        EXPECT_EQ(t.cycles, 1);
+        // Every chunk's planes and ghost planes up, its planes down.
+        const double plane = double(field_plane_bytes(owned, ghosts)) * 2;
+        const int chunks = plan.chunks(owned.extent(Z));
+        const int wall_planes = (walls[Z][0] + walls[Z][1]) * r;
+        EXPECT_EQ(t.bytes, plane * (2 * owned.extent(Z) + chunks * 2 * levels * r + wall_planes))
+            << "chunks of " << planes;
+        EXPECT_GE(t.seconds, t.compute_seconds);
+      }
+    }
+}
+
+// Reach 1 on a 13 x 9 x 23 box away from the origin: from the fewest
+// planes a chunk may have (12 chunks at 1 and 2 steps, 4 at 4 steps) up to
+// chunks that do not divide the slab (5 and 11: 5 and 3 chunks of uneven
+// planes), 22 (two chunks), the whole slab and more.
+TYPED_TEST(StreamedSlabCycle, EqualsInCoreForEveryChunkSize) {
+  if (world_size() > 1) GTEST_SKIP() << "one partition: every rank would repeat the same work";
+  expect_streamed_equals_in_core<TypeParam, Coupled<1>>(Box{{-3, 5, 2}, {10, 14, 25}}, {1, 2, 4},
+                                                        {2, 5, 6, 11, 22, 23, 40});
+}
+
+// Reach 2: chunks of 4 planes (the fewest at 1 and 2 steps), 8 (at 3) and more.
+TYPED_TEST(StreamedSlabCycle, ReachTwo) {
+  if (world_size() > 1) GTEST_SKIP() << "one partition: every rank would repeat the same work";
+  expect_streamed_equals_in_core<TypeParam, Coupled<2>>(Box{{0, -2, 1}, {9, 8, 16}}, {1, 2, 3}, {4, 7, 8, 15});
+}
+
+TEST(ChunkPlan, ThickestChunkThatFitsTheBudget) {
+  const Box owned{{0, 0, 0}, {30, 20, 100}};
+  const int ghosts = 2, fields = 2;
+  const std::int64_t plane = 8 * 34 * 24;
+  EXPECT_EQ(field_plane_bytes(owned, ghosts), plane);
+  EXPECT_EQ(slab_field_bytes(owned, ghosts, fields), fields * plane * 104);
+  // 4 sets of 2 fields of (C + 4) planes.
+  const std::int64_t per_plane = stream_buffer_sets * fields * plane;
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).planes, 10);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14 + per_plane - 1).planes, 10);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).buffer_bytes, per_plane * 14);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).chunks(100), 10);
+  // 13 planes: 8 chunks of 12 or 13, shared out evenly.
+  const ChunkPlan thirteen = plan_chunks(owned, ghosts, fields, 2, per_plane * 17);
+  EXPECT_EQ(thirteen.chunks(100), 8);
+  EXPECT_EQ(thirteen.chunk_start(5, 100, 0), 5);
+  EXPECT_EQ(thirteen.chunk_start(5, 100, 1), 17);
+  EXPECT_EQ(thirteen.chunk_start(5, 100, 8), 105);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 6).planes, 2);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 6 - 1).planes, 0);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 1, per_plane * 5).planes, 1);
+  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 1000).planes, 100);  // at most the slab
+  EXPECT_EQ(min_chunk_planes(1, 1), 2);
+  EXPECT_EQ(min_chunk_planes(2, 1), 2);
+  EXPECT_EQ(min_chunk_planes(4, 1), 6);
+  EXPECT_EQ(min_chunk_planes(3, 2), 8);
+}
+
+}  // namespace
+}  // namespace strata
