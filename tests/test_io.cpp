@@ -219,7 +219,8 @@ TEST(Checkpoint, RestartLatestPicksTheNewestValidCheckpoint) {
                    read_all(MPI_COMM_WORLD, dir + "/whole/heat3d_000020.h5", "u", cells));
 }
 
-// With no valid checkpoint (or none at all) --restart latest is an error.
+// With no valid checkpoint (or none at all, or no checkpoint.dir) --restart
+// latest is an error.
 TEST(Checkpoint, RestartLatestWithoutAValidCheckpointIsAnError) {
   const std::string dir = scratch_dir("latest-none");
   const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
@@ -228,6 +229,12 @@ TEST(Checkpoint, RestartLatestWithoutAValidCheckpointIsAnError) {
   const test::DriverRun empty = test::run_driver(MPI_COMM_WORLD, none);
   EXPECT_EQ(empty.code, 1);
   EXPECT_EQ(empty.err, test::on_rank0("--restart latest: no valid checkpoint of heat3d in " + dir + "\n"));
+  auto nowhere = latest_run(deck, dir + "/missing");
+  nowhere.insert(nowhere.end(), {"--restart", "latest", "--set", "output.write_every=0"});
+  const test::DriverRun missing = test::run_driver(MPI_COMM_WORLD, nowhere);
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_EQ(missing.err, test::on_rank0("--restart latest: no valid checkpoint of heat3d in " + dir + "/missing\n"));
+  EXPECT_FALSE(fs::exists(dir + "/missing"));
 
   auto first = latest_run(deck, dir);
   first.insert(first.end(), {"--set", "time.steps=5", "--set", "checkpoint.every=5"});
