@@ -11,6 +11,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
@@ -593,11 +594,15 @@ TEST(FieldOutput, AFailedWriteStopsTheRunWithTheFileNamed) {
       const std::string head = "strata: the run stopped at step 10 (t = 2.597403e-02): " + c.file +
                                ": cannot reserve disk space for it (",
                         tail = " bytes): File too large\n";
-      ASSERT_GT(run.err.size(), head.size() + tail.size()) << run.err;
-      const std::string bytes = run.err.substr(head.size(), run.err.size() - head.size() - tail.size());
+      // No ASSERT here: the other ranks go on to the next case's collectives.
+      const std::size_t digits = run.err.size() > head.size() + tail.size()
+                                     ? run.err.size() - head.size() - tail.size() : 0;
+      const std::string bytes = run.err.substr(std::min(head.size(), run.err.size()), digits);
       EXPECT_EQ(run.err, head + bytes + tail);
       EXPECT_EQ(bytes.find_first_not_of("0123456789"), std::string::npos) << run.err;
-      if (!c.bytes.empty()) EXPECT_EQ(bytes, c.bytes);
+      if (!c.bytes.empty()) {
+        EXPECT_EQ(bytes, c.bytes);
+      }
     } else {
       EXPECT_EQ(run.err, "");
     }
