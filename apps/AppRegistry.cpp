@@ -35,6 +35,7 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   hybrid.share.rebalance_every = config.hybrid.rebalance_every;
   hybrid.share.initial_planes =
       round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
+  hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
   const std::string machine = tune_key_suffix(app, local, depth, HostExecSpace().concurrency());
   const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {

@@ -365,6 +365,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       return;
     deck = std::make_unique<io::Deck>(io::Deck::load(cli->deck_path, cli->overrides, deck_formats()));
     config = io::read_run_config(*deck);
+    config.hybrid.device_memory = resolve_device_memory(config.hybrid, ranks_on_node(comm));
     const AppReading app = read_app(*deck, config);
     deck->root().reject_unknown_keys();
     if (cli->action == CommandLine::Action::PrintDeck) return;
@@ -380,7 +381,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     const RankFootprint footprint = rank_footprint(config, decomposition->dims(), decomposition->local());
     try {
       check_halo_width(decomposition->rank(), decomposition->local(), footprint.exchange_width);
-      check_memory(*deck, footprint, ranks_on_node(comm));
+      check_memory(*deck, config, footprint, ranks_on_node(comm));
       sim = app.build(*decomposition);
     } catch (const HaloWidthError& e) {
       blame_halo_width(*deck, config, e.reason());

@@ -7,6 +7,7 @@
 #include "framework/TimeLoop.hpp"
 #include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
+#include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -120,6 +121,7 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
   const AppLayout layout = app_layout(config, smallest_box(global, dims));
   RankFootprint f;
+  f.dims = dims;
   f.fields = int(layout.domain.fields.size());
   f.ghosts = ghost_layers(layout.domain);
   f.exchange_width = layout.domain.halo_depth * layout.domain.reach;
@@ -132,21 +134,74 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
   };
   f.host_bytes = slab_bytes(f.host_planes);
   f.device_bytes = slab_bytes(box.extent(Z) - f.host_planes);
+  f.device_budget = config.hybrid.device_memory.value_or(0);
+  f.can_stream = !layout.domain.stepped.empty();
+  if (f.can_stream) {
+    const int stepped = int(layout.domain.stepped.size());
+    f.min_chunk_planes = min_chunk_planes(layout.domain.tiling.steps, layout.domain.reach);
+    f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, stepped, f.min_chunk_planes);
+  }
   return f;
 }
 
-void check_memory(io::Deck& deck, const RankFootprint& need, int ranks_on_node) {
+std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_node) {
+  if (hybrid.device_memory) return *hybrid.device_memory;
+  if (device_memory_is_host) return 0;
+  const auto available = device_free_bytes();
+  if (!available) return 0;
+  const int gpus = std::max(1, gpus_on_node());
+  return *available / ((ranks_on_node + gpus - 1) / gpus) / 10 * 9;
+}
+
+namespace {
+
+// The largest grid of the deck's proportions (cells scaled alike on every
+// axis, the same rank grid) whose device slab fits in `budget` bytes.
+std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const std::array<int, 3>& dims,
+                                        std::int64_t budget) {
+  const auto device_bytes = [&](double scale) {
+    io::RunConfig scaled = config;
+    for (int a = 0; a < 3; ++a) scaled.grid.cells[a] = std::max(dims[a], int(config.grid.cells[a] * scale));
+    const Box global = box_of_size(scaled.grid.cells[X], scaled.grid.cells[Y], scaled.grid.cells[Z]);
+    return std::pair(rank_footprint(scaled, dims, block_of(global, dims, {0, 0, 0})).device_bytes, scaled.grid.cells);
+  };
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 50; ++i) {
+    const double mid = 0.5 * (lo + hi);
+    (device_bytes(mid).first <= budget ? lo : hi) = mid;
+  }
+  return device_bytes(lo).second;
+}
+
+}  // namespace
+
+void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootprint& need, int ranks_on_node) {
   const std::string fields = " for its fields (" + std::to_string(need.fields) + " arrays with " +
                              std::to_string(need.ghosts) + " ghost layers)";
   const std::string remedy = ": use more nodes, fewer ranks per node or fewer cells";
-  const std::int64_t host_need = need.host_bytes + (device_memory_is_host ? need.device_bytes : 0);
+  const std::string budget_text = bytes_text(double(need.device_budget));
+  if (need.device_budget > 0 && need.device_bytes > need.device_budget && !need.can_stream)
+    deck.root().section("hybrid").fail(
+        "device_memory", "a rank's device slab needs " + bytes_text(double(need.device_bytes)) + fields +
+                             ", more than the " + budget_text + " budget, and " + config.app +
+                             " cannot stream it through the device: the largest grid that fits is " +
+                             extents_text(largest_fitting_grid(config, need.dims, need.device_budget)) +
+                             " (or move planes to the host with hybrid.cpu_share)");
+  if (need.streams() && need.min_stream_bytes > need.device_budget)
+    deck.root().section("hybrid").fail(
+        "device_memory", budget_text + " holds no chunk of the device slab streamed through it: chunks of " +
+                             std::to_string(need.min_chunk_planes) + " planes need " +
+                             bytes_text(double(need.min_stream_bytes)) + " of buffers, the least budget for this run");
+  // A streamed device slab's fields live in (pinned) host memory.
+  const bool device_on_host = device_memory_is_host || need.streams();
+  const std::int64_t host_need = need.host_bytes + (device_on_host ? need.device_bytes : 0);
   if (const auto available = host_available_bytes(); available && host_need > *available / ranks_on_node)
     deck.root().section("grid").fail(
         "cells", "a rank needs " + bytes_text(double(host_need)) + " of host memory" + fields + ", more than the " +
                      bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
                      bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
                      " rank(s) on this node)" + remedy);
-  if (device_memory_is_host || need.device_bytes == 0) return;
+  if (device_on_host || need.device_bytes == 0) return;
   // Ranks are spread over the node's GPUs round robin.
   const int gpus = std::max(1, gpus_on_node());
   const int sharing = (ranks_on_node + gpus - 1) / gpus;
@@ -249,8 +304,10 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   const Box largest_box = block_of(global, dims, {0, 0, 0});
   // Then, as a run does, the memory of a rank's fields and its tiles.
   const int per_node = options.ranks_per_node > 0 ? std::min(options.ranks_per_node, options.ranks) : options.ranks;
-  const RankFootprint need = rank_footprint(config, dims, largest_box);
-  check_memory(deck, need, per_node);
+  io::RunConfig resolved = config;
+  resolved.hybrid.device_memory = resolve_device_memory(config.hybrid, per_node);
+  const RankFootprint need = rank_footprint(resolved, dims, largest_box);
+  check_memory(deck, resolved, need, per_node);
   for (int k = 0; k < dims[Z]; ++k)
     for (int j = 0; j < dims[Y]; ++j)
       for (int i = 0; i < dims[X]; ++i)

@@ -21,13 +21,25 @@ namespace strata {
 
 //! Bytes a rank's fields take on each side of its split.
 struct RankFootprint {
+  std::array<int, 3> dims{1, 1, 1};  //!< the rank grid
   std::int64_t host_bytes = 0;    //!< the host slab's fields
   std::int64_t device_bytes = 0;  //!< the device slab's fields (host memory on a CPU-only build)
   int fields = 0;
   int ghosts = 0;                 //!< ghost layers of every field
   int exchange_width = 0;         //!< layers a step's exchange fills (a box must be at least as thick)
   int host_planes = 0;            //!< of the box's z planes, on the host slab
+  std::int64_t device_budget = 0; //!< hybrid.device_memory resolved; 0: no limit
+  bool can_stream = false;        //!< the app's step is one update: a device slab over budget is streamed
+  int min_chunk_planes = 0;       //!< the fewest planes of a streamed chunk
+  std::int64_t min_stream_bytes = 0;  //!< chunk buffers of that many planes: the least budget that streams
+  //! The device slab streams: its fields in host memory, chunk buffers within the budget on the device.
+  bool streams() const { return can_stream && device_budget > 0 && device_bytes > device_budget; }
 };
+
+//! hybrid.device_memory in bytes: as given, or for `auto` the GPU's free
+//! memory shared by the node's ranks less a 10% margin (0, no limit, where
+//! the device's memory is the host's).
+std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_node);
 
 //! The footprint of the rank that owns `local` in a `dims` rank grid, split
 //! as the deck's CPU share starts it (auto: half).
@@ -36,7 +48,10 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
 //! Refuses, as a deck error on grid.cells with both figures, a rank whose
 //! fields need more memory than its node has left: `ranks_on_node` ranks
 //! share the node's MemAvailable (and, on a GPU build, the GPUs' free memory).
-void check_memory(io::Deck& deck, const RankFootprint& need, int ranks_on_node);
+//! Against hybrid.device_memory: a device slab over the budget of an app
+//! that cannot stream (naming the largest grid that fits), or a budget
+//! below one chunk's buffers (naming the least), is an error on that key.
+void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootprint& need, int ranks_on_node);
 
 //! A decomposition that cannot be made is the deck's dims if given, else its grid.
 [[noreturn]] void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::string& message);

@@ -8,13 +8,21 @@
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/Stagger.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace strata {
+
+//! Where a field's values live: in its memory space, or in pinned host
+//! memory that its space's kernels reach across the bus (a streamed slab's
+//! backing store, node-hybrid/StreamedSlab.hpp). A memory space the host
+//! reaches already is its own host storage.
+enum class FieldStorage { InSpace, PinnedHost };
 
 template <class MemorySpace>
 class Field {
@@ -25,12 +33,17 @@ class Field {
   Field() = default;
 
   //! Allocates (and zeroes) `owned` grown by `ghosts` layers.
-  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred())
-      : owned_(owned),
-        ghosts_(ghosts),
-        stagger_(stagger),
-        view_(name, owned.extent(Z) + 2 * ghosts, owned.extent(Y) + 2 * ghosts,
-              owned.extent(X) + 2 * ghosts) {}
+  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred(),
+        FieldStorage storage = FieldStorage::InSpace)
+      : owned_(owned), ghosts_(ghosts), stagger_(stagger) {
+    const Box a = allocated();
+    if (storage == FieldStorage::PinnedHost && !host_reaches_space) {
+      pinned_ = Kokkos::View<double*, PinnedHostSpace>(name, std::size_t(a.num_cells()));
+      view_ = view_type(pinned_.data(), a.extent(Z), a.extent(Y), a.extent(X));
+    } else {
+      view_ = view_type(name, a.extent(Z), a.extent(Y), a.extent(X));
+    }
+  }
 
   const Box& owned() const { return owned_; }
   //! The owned box with its ghost layers: every index a kernel may touch.
@@ -38,7 +51,7 @@ class Field {
   int ghosts() const { return ghosts_; }
   const Stagger& stagger() const { return stagger_; }
   const view_type& view() const { return view_; }
-  std::string name() const { return view_.label(); }
+  std::string name() const { return pinned_.data() ? pinned_.label() : view_.label(); }
 
   //! Accessor in global indices for kernels.
   CellArray<double> cells() const {
@@ -48,10 +61,14 @@ class Field {
   }
 
  private:
+  static constexpr bool host_reaches_space =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
+
   Box owned_;
   int ghosts_ = 0;
   Stagger stagger_ = cell_centred();
-  view_type view_;
+  view_type view_;  //!< over pinned_ where the values live in pinned host memory
+  Kokkos::View<double*, PinnedHostSpace> pinned_;
 };
 
 }  // namespace strata

@@ -142,6 +142,14 @@ const DeckKey hybrid_rebalance_every =
         .at_least(1, "must be >= 1")
         .means("measurement intervals (4 halo cycles each, after one warm-up cycle) between run-time "
                "rebalancing decisions under `auto`");
+const DeckKey hybrid_device_memory =
+    DeckKey("hybrid.device_memory", K::String)
+        .defaults(std::string("auto"))
+        .means("device memory a rank's device slab may use, a size such as `40GB`, `512MB` or `4MiB` (kB/MB/GB/TB "
+               "in powers of 1000, KiB/MiB/GiB/TiB of 1024, B), or `auto`: the GPU's free memory shared by its ranks "
+               "less a 10% margin (never limits a CPU-only build). heat3d and cardiac stream a device slab larger "
+               "than this through chunk buffers within it, bit-identical to in core ([out-of-core.md](out-of-core.md)); "
+               "cloverleaf3d cannot stream: its device slab must fit");
 
 const DeckKey time_tiling_steps =
     DeckKey("time_tiling.steps", K::Integer)
@@ -196,6 +204,7 @@ std::vector<DeckKey> framework_keys() {
           hybrid_cpu_share_by_host,
           hybrid_tune_cache,
           hybrid_rebalance_every,
+          hybrid_device_memory,
           time_tiling_steps,
           time_tiling_tile};
 }

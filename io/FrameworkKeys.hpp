@@ -17,7 +17,8 @@ extern const DeckKey checkpoint_every, checkpoint_dir;
 extern const DeckKey report_json, report_csv;
 extern const DeckKey decomposition_dims;
 extern const DeckKey halo_width, halo_overlap, halo_gpu_aware_mpi;
-extern const DeckKey hybrid_cpu_share, hybrid_cpu_share_by_host, hybrid_tune_cache, hybrid_rebalance_every;
+extern const DeckKey hybrid_cpu_share, hybrid_cpu_share_by_host, hybrid_tune_cache, hybrid_rebalance_every,
+    hybrid_device_memory;
 extern const DeckKey time_tiling_steps, time_tiling_tile;
 
 //! All of the above, in the order the reference lists them.

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <map>
+#include <optional>
 
 namespace strata::io {
 
@@ -132,6 +134,28 @@ TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
   return t;
 }
 
+// A size: a number and a unit (B; kB, MB, GB, TB in powers of 1000; KiB,
+// MiB, GiB, TiB of 1024), e.g. 40GB or 4MiB; nullopt for `auto`.
+std::optional<std::int64_t> read_bytes(DeckSection& section, const DeckKey& key) {
+  const std::string text = section.get<std::string>(key);
+  if (text == "auto") return std::nullopt;
+  const std::string usage = "must be a size such as 40GB, 512MB or 4MiB, or auto; got '" + text + "'";
+  char* end = nullptr;
+  const double number = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || !(number > 0.0) || !std::isfinite(number)) section.fail(key.name(), usage);
+  std::string unit(end);
+  unit.erase(0, unit.find_first_not_of(' '));
+  static const std::map<std::string, double> units = {
+      {"B", 1.0},           {"kB", 1e3},           {"KB", 1e3},           {"MB", 1e6},
+      {"GB", 1e9},          {"TB", 1e12},          {"KiB", 1024.0},       {"MiB", 1024.0 * 1024},
+      {"GiB", 1024.0 * 1024 * 1024}, {"TiB", 1024.0 * 1024 * 1024 * 1024}};
+  const auto it = units.find(unit);
+  if (it == units.end()) section.fail(key.name(), usage);
+  const double bytes = number * it->second;
+  if (bytes >= 9e18) section.fail(key.name(), usage);
+  return std::int64_t(bytes);
+}
+
 HybridConfig read_hybrid(DeckSection hybrid) {
   HybridConfig h;
   h.cpu_share = read_share(hybrid, keys::hybrid_cpu_share, keys::hybrid_cpu_share.name());
@@ -140,6 +164,7 @@ HybridConfig read_hybrid(DeckSection hybrid) {
     h.cpu_share_by_host.emplace_back(pattern, read_share(by_host, keys::hybrid_cpu_share_by_host, pattern));
   h.tune_cache = hybrid.get(keys::hybrid_tune_cache, default_tune_cache());
   h.rebalance_every = hybrid.get<int>(keys::hybrid_rebalance_every);
+  h.device_memory = read_bytes(hybrid, keys::hybrid_device_memory);
   return h;
 }
 

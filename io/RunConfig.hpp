@@ -6,6 +6,7 @@
 #include "io/Deck.hpp"
 
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -68,6 +69,8 @@ struct HybridConfig {
   std::vector<std::pair<std::string, ShareSpec>> cpu_share_by_host;
   std::string tune_cache;   //!< directory of remembered tuned shares; "" = none
   int rebalance_every = 10; //!< measurement intervals between rebalancing decisions
+  //! Bytes a device slab may take on the device (hybrid.device_memory); none: auto.
+  std::optional<std::int64_t> device_memory;
 
   //! The share for a rank running on `host`.
   ShareSpec share_for(const std::string& host) const;

@@ -20,7 +20,10 @@
 //! Apps whose step is one StepUpdate (framework/StepUpdate.hpp) call
 //! advance(update, steps) instead: with time tiling (HybridSettings::tiling)
 //! a cycle of steps is one exchange and one tiled pass per slab
-//! (framework/TimeTiling.hpp); untiled, one sweep per step.
+//! (framework/TimeTiling.hpp); untiled, one sweep per step. A device slab
+//! larger than HybridSettings::device_memory is streamed through chunk
+//! buffers within it (node-hybrid/StreamedSlab.hpp), untiled runs in
+//! one-step cycles.
 //!
 //! Threads: the rank's main thread calls MPI, launches device work and drives
 //! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
@@ -41,6 +44,7 @@
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabInterface.hpp"
 #include "node-hybrid/SlabPair.hpp"
+#include "node-hybrid/StreamedSlab.hpp"
 #include "node-hybrid/TilingTuner.hpp"
 
 #include <algorithm>
@@ -70,10 +74,12 @@ class HybridDomain {
                                settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
         groups_(make_groups(settings.groups)),
         slabs_(decomposition, settings.fields, measurement_.controller().plan().host_planes, ghosts_,
-               face_depth(settings), device_exec, host_exec),
+               face_depth(settings), device_exec, host_exec,
+               device_storage(measurement_.controller().plan().host_planes)),
         tiling_(settings.tiling.steps, settings.tiling.automatic) {
     split_groups();
     adopt_cached_tiling();
+    plan_streaming();
   }
 
   HybridDomain(const HybridDomain&) = delete;
@@ -115,9 +121,10 @@ class HybridDomain {
                                               << settings_.stepped.size());
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
-    if (!tiled() && !has_remote_faces()) {
-      // Nothing to overlap: one-step cycles, whose tiles mirror the walls
-      // as they write (no separate pass over the walls per step).
+    if (!tiled() && (!has_remote_faces() || device_streams())) {
+      // Nothing to overlap (or a streamed device slab, which computes in
+      // cycles): one-step cycles, whose tiles mirror the walls as they
+      // write (no separate pass over the walls per step).
       for (int s = 0; s < steps; ++s) tiled_cycle(update, 1, timers);
       return;
     }
@@ -242,7 +249,7 @@ class HybridDomain {
     if (host_planes == this->host_planes()) return;
     walls_fresh_ = false;
     SlabPair<DeviceExec, HostExec> moved(decomposition_, settings_.fields, host_planes, ghosts_, face_depth(settings_),
-                                         slabs_.device.exec, slabs_.host.exec);
+                                         slabs_.device.exec, slabs_.host.exec, device_storage(host_planes));
     moved.copy_planes_from(slabs_);
     slabs_ = std::move(moved);
     split_groups();
@@ -303,6 +310,7 @@ class HybridDomain {
   void report(std::ostream& out) const {
     report_halo_hiding(out, halo_seconds(), decomposition_);
     report_time_tiling(out);
+    report_streaming(out);
     report_balance(out, measurement_,
                    {host_planes(), planes(), !slabs_.device.empty() && !slabs_.host.empty(), HostExec::name(),
                     DeviceExec::name()},
@@ -381,7 +389,10 @@ class HybridDomain {
       auto timer = timers.time("tiled steps");
       if (!slabs_.device.empty()) {
         const double t0 = Timers::now();
-        run_tiles(slabs_.device, update, steps, 0);
+        if (device_streams())
+          stream_tiles(update, steps);  // returns with the device's work done, transfers included
+        else
+          run_tiles(slabs_.device, update, steps, 0);
         if (measurement_.timing_slabs() && !tuning) {
           slabs_.device.exec.fence();
           measurement_.add_device_seconds(Timers::now() - t0);
@@ -412,6 +423,26 @@ class HybridDomain {
   // `which`: 0 the device slab, 1 the host slab (for the report).
   template <class Update, class S>
   void run_tiles(const S& slab, const Update& update, int steps, int which) {
+    TiledCycle<Update::fields> cycle = slab_cycle<Update>(slab, steps);
+    cycle.tile = tile_shape(cycle, slab.exec);
+    tiles_[which] = cycle.tile;
+    run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields), cycle);
+  }
+
+  // The device slab's cycle chunk by chunk through the streamed slab's buffers.
+  template <class Update>
+  void stream_tiles(const Update& update, int steps) {
+    std::vector<int> state, next;
+    for (const auto& [s, n] : settings_.stepped) state.push_back(s), next.push_back(n);
+    streamed_->run(update, fields_of(slabs_.device, state), fields_of(slabs_.device, next),
+                   slab_cycle<Update>(slabs_.device, steps), [&](const TiledCycle<Update::fields>& chunk) {
+                     return tiles_[0] = tile_shape(chunk, slabs_.device.exec);
+                   });
+  }
+
+  // A tiled cycle of `steps` steps over a slab's owned cells (no tile yet).
+  template <class Update, class S>
+  TiledCycle<Update::fields> slab_cycle(const S& slab, int steps) const {
     constexpr int N = Update::fields;
     TiledCycle<N> cycle;
     cycle.levels = steps;
@@ -429,9 +460,53 @@ class HybridDomain {
         cycle.mirror[f][a] = {dirichlet ? 2.0 * conditions[a].value : 0.0, dirichlet ? -1.0 : 1.0};
       }
     }
-    cycle.tile = tile_shape(cycle, slab.exec);
-    tiles_[which] = cycle.tile;
-    run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields), cycle);
+    return cycle;
+  }
+
+  // The device slab streams where its fields need more than the budget
+  // (the cut decides: planes moved to the host may make it fit).
+  bool device_streams() const { return streamed_.has_value() && outgrows_budget(slabs_.device.owned); }
+
+  bool outgrows_budget(const Box& device_owned) const {
+    return settings_.device_memory > 0 && !settings_.stepped.empty() &&
+           slab_field_bytes(device_owned, ghosts_, int(settings_.fields.size())) > settings_.device_memory;
+  }
+
+  // A streamed device slab's fields live in pinned host memory (on a GPU;
+  // a host space's memory is the host's already).
+  FieldStorage device_storage(int host_planes) const {
+    Box device = decomposition_.local();
+    device.hi[Z] -= host_planes;
+    return outgrows_budget(device) ? FieldStorage::PinnedHost : FieldStorage::InSpace;
+  }
+
+  // Chunk buffers within the budget, made once (they depend on the planes'
+  // x-y extents, not on the cut), where a device slab may ever stream: a
+  // budget, and a step that is one update.
+  void plan_streaming() {
+    const Box rank = decomposition_.local();
+    if (!outgrows_budget(rank)) return;  // no split leaves a device slab over the budget
+    const int fields = int(settings_.stepped.size());
+    const int min_planes = min_chunk_planes(tiled() ? settings_.tiling.steps : 1, settings_.reach);
+    const ChunkPlan plan = plan_chunks(rank, ghosts_, fields, min_planes, settings_.device_memory);
+    if (plan.planes == 0)
+      throw InputError("hybrid.device_memory: " + std::to_string(settings_.device_memory) +
+                       " bytes hold no chunk of the device slab; chunks of " + std::to_string(min_planes) +
+                       " planes need " + std::to_string(chunk_buffer_bytes(rank, ghosts_, fields, min_planes)));
+    streamed_.emplace(rank, ghosts_, fields, plan, slabs_.device.exec);
+  }
+
+  // Rank 0: how its device slab was streamed, where it was.
+  void report_streaming(std::ostream& out) const {
+    if (decomposition_.rank() != 0 || !streamed_ || streamed_->times().cycles == 0) return;
+    StreamFigures figures;
+    figures.budget = settings_.device_memory;
+    figures.slab_bytes = slab_field_bytes(slabs_.device.owned, ghosts_, int(settings_.fields.size()));
+    figures.plan = streamed_->plan();
+    figures.slab_planes = slabs_.device.owned.extent(Z);
+    figures.steps = cycle_steps();
+    figures.times = streamed_->times();
+    report_streamed_slab(out, figures);
   }
 
   // The deck's tile (at least the reach wide), or one chosen for the slab.
@@ -695,6 +770,8 @@ class HybridDomain {
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   TilingTuner tiling_;
   std::array<TileShape, 2> tiles_{};  //!< the last tiled cycle's tiles, device and host slab
+  //! Where the device slab may outgrow HybridSettings::device_memory: its chunk buffers.
+  std::optional<StreamedSlab<DeviceExec>> streamed_;
   int step_ = 0;
   int substep_ = 0;  //!< sweeps since the last exchange
   //! The stepped fields' wall ghosts are as the last tiled cycle left them:

@@ -5,6 +5,7 @@
 //! between the slabs against the ideal combined time of both processors.
 
 #include "decomposition/Decomposition.hpp"
+#include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 
 #include <array>
@@ -27,5 +28,19 @@ struct SlabSplitFigures {
 //! step time against the ideal combined time 1 / (1 / t_host + 1 / t_device).
 void report_balance(std::ostream& out, const ShareMeasurement& measurement, const SlabSplitFigures& split,
                     const Decomposition& decomposition);
+
+//! A streamed device slab (node-hybrid/StreamedSlab.hpp) as rank 0 ran it.
+struct StreamFigures {
+  std::int64_t budget = 0;      //!< hybrid.device_memory in bytes
+  std::int64_t slab_bytes = 0;  //!< what the slab's fields need in core
+  ChunkPlan plan;
+  int slab_planes = 0;
+  int steps = 0;  //!< per cycle: steps per upload
+  StreamTimes times;
+};
+
+//! Rank 0 only: chunks, steps per upload, compute and transfer time per
+//! cycle, the copy bandwidth and how much of the transfer compute hid.
+void report_streamed_slab(std::ostream& out, const StreamFigures& figures);
 
 }  // namespace strata

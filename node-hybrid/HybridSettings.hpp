@@ -9,6 +9,7 @@
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ShareController.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -66,6 +67,10 @@ struct HybridSettings {
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   ShareSettings share;              //!< where the cut lies, fixed or tuned
+  //! Bytes the device slab's fields may take in the device's memory; a
+  //! device slab of `stepped` fields that needs more is streamed through
+  //! chunk buffers within it (node-hybrid/StreamedSlab.hpp). 0: no limit.
+  std::int64_t device_memory = 0;
   //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
   std::function<void(int, double)> on_tuned;
 };

@@ -29,8 +29,11 @@ struct SlabPair {
   //! The rank's box cut so that the host slab has `host_planes` planes.
   //! Throws InputError when a non-empty slab is thinner than the layers it
   //! fills: `ghosts` across the cut, `face_depth` at walls and rank faces.
+  //! `device_storage`: where the device slab's fields live (pinned host
+  //! memory for a slab streamed through the device).
   SlabPair(const Decomposition& decomposition, const std::vector<FieldSpec>& fields, int host_planes, int ghosts,
-           int face_depth, const DeviceExec& device_exec, const HostExec& host_exec) {
+           int face_depth, const DeviceExec& device_exec, const HostExec& host_exec,
+           FieldStorage device_storage = FieldStorage::InSpace) {
     const Box rank = decomposition.local();
     STRATA_REQUIRE(host_planes >= 0 && host_planes <= rank.extent(Z),
                    "host planes " << host_planes << " outside [0, " << rank.extent(Z) << "]");
@@ -40,8 +43,8 @@ struct SlabPair {
     device.owned.hi[Z] = host.owned.lo[Z] = rank.hi[Z] - host_planes;
     // The cut is no wall: the other slab's planes arrive across it.
     const bool cut = !device.empty() && !host.empty();
-    setup(device, decomposition, fields, ghosts, face_depth, cut ? 1 : -1);
-    setup(host, decomposition, fields, ghosts, face_depth, cut ? 0 : -1);
+    setup(device, decomposition, fields, ghosts, face_depth, cut ? 1 : -1, device_storage);
+    setup(host, decomposition, fields, ghosts, face_depth, cut ? 0 : -1, FieldStorage::InSpace);
   }
 
   //! Copies every field's owned planes that `from` also owns (with a
@@ -62,7 +65,7 @@ struct SlabPair {
   // (0 below, 1 above, -1 none) is the cut.
   template <class S>
   static void setup(S& slab, const Decomposition& decomposition, const std::vector<FieldSpec>& fields, int ghosts,
-                    int face_depth, int cut_side) {
+                    int face_depth, int cut_side, FieldStorage storage) {
     slab.ghosts = ghosts;
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
@@ -76,7 +79,8 @@ struct SlabPair {
         throw InputError("hybrid: a slab of " + std::to_string(slab.owned.extent(a)) + " cells along " + "xyz"[a] +
                          " is thinner than the halo width " + std::to_string(needed));
     }
-    for (const FieldSpec& spec : fields) slab.fields.emplace_back(spec.name, slab.owned, ghosts, spec.stagger);
+    for (const FieldSpec& spec : fields)
+      slab.fields.emplace_back(spec.name, slab.owned, ghosts, spec.stagger, storage);
   }
 
   template <class From, class To>

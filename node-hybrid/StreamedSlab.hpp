@@ -31,6 +31,7 @@
 #include "framework/StepUpdate.hpp"
 #include "framework/TimeTiling.hpp"
 #include "framework/Timers.hpp"
+#include "node-hybrid/ChunkPlan.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -40,80 +41,6 @@
 #include <vector>
 
 namespace strata {
-
-//! Buffer sets a streamed slab keeps: input and output, twice (one chunk
-//! uploads while another computes and a third downloads).
-constexpr int stream_buffer_sets = 4;
-
-//! How a streamed slab is cut into chunks: as few as chunks of at most
-//! `planes` planes allow, their planes shared out evenly.
-struct ChunkPlan {
-  int planes = 0;                //!< the most owned planes of a chunk
-  std::int64_t buffer_bytes = 0; //!< what the chunk buffers take
-  int chunks(int slab_planes) const { return planes > 0 ? (slab_planes + planes - 1) / planes : 0; }
-  //! First plane of chunk n of `slab_planes` planes from `lo` (n = chunks: the end).
-  int chunk_start(int lo, int slab_planes, int n) const {
-    return lo + int(std::int64_t(slab_planes) * n / chunks(slab_planes));
-  }
-};
-
-//! The fewest planes a chunk may have (the buffers' size) for cycles of up
-//! to `steps` steps of `reach`: evenly shared out, chunks then have at least
-//! half of it, (steps - 1) reach, so that no chunk's levels, grown that far
-//! across a face between chunks, pass a z wall of the slab (in core the
-//! cells beyond it are mirrored, not computed); and at least the reach
-//! planes a wall's mirror reads.
-inline int min_chunk_planes(int steps, int reach) { return 2 * std::max(1, steps - 1) * reach; }
-
-//! Bytes of one z plane of a field over `owned` with `ghosts` layers.
-inline std::int64_t field_plane_bytes(const Box& owned, int ghosts) {
-  return std::int64_t(sizeof(double)) * (owned.extent(X) + 2 * ghosts) * (owned.extent(Y) + 2 * ghosts);
-}
-
-//! Bytes of `fields` fields over `owned` with `ghosts` layers: what a slab
-//! needs in core.
-inline std::int64_t slab_field_bytes(const Box& owned, int ghosts, int fields) {
-  if (owned.empty()) return 0;
-  return std::int64_t(fields) * field_plane_bytes(owned, ghosts) * (owned.extent(Z) + 2 * ghosts);
-}
-
-//! Bytes of the chunk buffers for chunks of `planes` planes of `fields`
-//! stepped fields.
-inline std::int64_t chunk_buffer_bytes(const Box& owned, int ghosts, int fields, int planes) {
-  return std::int64_t(stream_buffer_sets) * fields * field_plane_bytes(owned, ghosts) * (planes + 2 * ghosts);
-}
-
-//! The thickest chunks whose buffers fit in `budget` bytes, at most the
-//! slab; planes 0 where not even chunks of `min_planes` planes fit.
-inline ChunkPlan plan_chunks(const Box& owned, int ghosts, int fields, int min_planes, std::int64_t budget) {
-  const std::int64_t per_plane = std::int64_t(stream_buffer_sets) * fields * field_plane_bytes(owned, ghosts);
-  const std::int64_t planes = std::min<std::int64_t>(budget / per_plane - 2 * ghosts, owned.extent(Z));
-  if (planes < min_planes) return {};
-  return {int(planes), chunk_buffer_bytes(owned, ghosts, fields, int(planes))};
-}
-
-//! What streamed cycles took, summed over cycles. Compute and exposed
-//! transfer are exact: each stage's compute is fenced first, its copies
-//! after, so a stage's time beyond its compute is transfer not hidden. The
-//! total transfer time is the bytes moved at the bandwidth of the stages
-//! that only copy (the first upload and the last download of a cycle).
-struct StreamTimes {
-  int cycles = 0;
-  double seconds = 0.0;          //!< whole streamed passes
-  double compute_seconds = 0.0;  //!< chunks' tiled cycles
-  double exposed_seconds = 0.0;  //!< stages' time beyond their compute
-  double bytes = 0.0;            //!< moved both ways
-  double solo_bytes = 0.0, solo_seconds = 0.0;  //!< the copy-only stages
-
-  //! Bytes per second of the copy-only stages.
-  double bandwidth() const { return solo_seconds > 0.0 ? solo_bytes / solo_seconds : 0.0; }
-  double transfer_seconds() const { return bandwidth() > 0.0 ? bytes / bandwidth() : 0.0; }
-  //! The part of the transfer time that ran under compute.
-  double hidden_fraction() const {
-    const double t = transfer_seconds();
-    return t > 0.0 ? std::clamp(1.0 - exposed_seconds / t, 0.0, 1.0) : 0.0;
-  }
-};
 
 //! A slab streamed through buffers in `ChunkExec`'s memory.
 template <class ChunkExec>

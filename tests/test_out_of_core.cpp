@@ -1,0 +1,315 @@
+// Out of core through the domain and the driver: a device slab larger than
+// hybrid.device_memory, streamed chunk by chunk, gives the in-core run's
+// fields bit for bit:
+// - HybridDomain::advance on every rank grid, CPU shares 0 and 0.3 (and the
+//   planes moved between cycles), 1, 2 and 4 steps per cycle, budgets from
+//   two chunks to many;
+// - heat3d through the strata driver with output and checkpoint steps, and
+//   a restart from a streamed run's checkpoint, streamed again or in core.
+
+#include "node-hybrid/HybridDomain.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+#include "tests/CheckpointFiles.hpp"
+#include "tests/DriverRun.hpp"
+#include "tests/RankGrids.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+using test::world_rank;
+using test::world_size;
+
+// Two coupled fields, every neighbour with its own weight.
+struct Coupled {
+  static constexpr int fields = 2;
+  static constexpr int reach = 1;
+
+  template <class In, class Out>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
+    const double u = in[0](i, j, k), v = in[1](i, j, k);
+    out[0](i, j, k) = 0.3 * u + 0.06 * v + 0.07 * in[0](i - 1, j, k) + 0.09 * in[0](i + 1, j, k) +
+                      0.05 * in[0](i, j - 1, k) + 0.11 * in[0](i, j + 1, k) + 0.08 * in[0](i, j, k - 1) +
+                      0.04 * in[0](i, j, k + 1);
+    out[1](i, j, k) = 0.5 * v + 0.13 * in[1](i + 1, j, k) + 0.07 * in[1](i, j - 1, k) + 0.1 * in[1](i, j, k - 1) +
+                      0.12 * u * in[1](i - 1, j, k);
+  }
+};
+
+enum CoupledField { U = 0, U_NEXT = 1, V = 2, V_NEXT = 3 };
+
+struct DomainCase {
+  std::array<int, 3> dims{1, 1, 1};
+  std::array<int, 3> cells{0, 0, 0};
+  std::array<bool, 3> periodic{false, false, false};
+  int steps_per_cycle = 1;
+  double share = 0.0;
+  double moved_share = -1.0;       // the share the planes move to before the third cycle; < 0: none
+  std::int64_t device_memory = 0;  // 0: in core
+};
+
+std::string describe(const DomainCase& c) {
+  std::ostringstream s;
+  s << "dims " << c.dims[0] << "x" << c.dims[1] << "x" << c.dims[2] << ", cells " << c.cells[0] << "x" << c.cells[1]
+    << "x" << c.cells[2] << ", periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2] << ", "
+    << c.steps_per_cycle << " steps per cycle, share " << c.share;
+  if (c.moved_share >= 0.0) s << " then " << c.moved_share;
+  s << ", device memory " << c.device_memory << " bytes";
+  return s.str();
+}
+
+HostBlock block_of(const Box& box, int field) {
+  HostBlock b("test::initial", box.extent(Z), box.extent(Y), box.extent(X));
+  for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+    for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+      for (int i = box.lo[X]; i < box.hi[X]; ++i)
+        b(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) =
+            field == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k) : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k);
+  return b;
+}
+
+struct DomainResult {
+  std::array<HostBlock, 2> fields;
+  int chunks = 0;  // rank 0's streamed chunks, from the report; 0: in core
+};
+
+HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomposition) {
+  const WallCondition neumann{WallKind::Neumann, 0.0};
+  const WallConditions u_walls{WallCondition{WallKind::Dirichlet, 0.7}, neumann,
+                               WallCondition{WallKind::Dirichlet, -0.3}};
+  const WallConditions v_walls{neumann, WallCondition{WallKind::Dirichlet, 1.5}, neumann};
+  HybridSettings s;
+  s.fields = {FieldSpec("ooc::u", cell_centred(), u_walls), FieldSpec("ooc::u_next", cell_centred(), u_walls),
+              FieldSpec("ooc::v", cell_centred(), v_walls), FieldSpec("ooc::v_next", cell_centred(), v_walls)};
+  s.exchanged = {U, V};
+  s.stepped = {{U, U_NEXT}, {V, V_NEXT}};
+  s.halo_depth = c.steps_per_cycle;
+  s.tiling.steps = c.steps_per_cycle;
+  s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, s.halo_depth);
+  s.device_memory = c.device_memory;
+  return s;
+}
+
+// `steps` steps of `c` in cycles of its length, on MPI_COMM_WORLD.
+DomainResult run_domain(const DomainCase& c, int steps) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                    c.periodic);
+  const HybridSettings s = coupled_settings(c, decomposition);
+  HybridDomain<> domain(decomposition, s);
+  domain.scatter(U, block_of(decomposition.local(), 0));
+  domain.scatter(V, block_of(decomposition.local(), 1));
+  Timers timers;
+  for (int done = 0, cycle = 0; done < steps; ++cycle) {
+    if (cycle == 2 && c.moved_share >= 0.0)
+      domain.set_host_planes(round_host_planes(decomposition.local().extent(Z), c.moved_share, s.halo_depth));
+    const int n = std::min(domain.cycle_steps(), steps - done);
+    domain.advance(Coupled{}, n, timers);
+    done += n;
+  }
+  DomainResult result{{domain.gather(U), domain.gather(V)}, 0};
+  std::ostringstream report;
+  domain.report(report);
+  std::smatch m;
+  const std::string text = report.str();
+  if (std::regex_search(text, m, std::regex("streamed in ([0-9]+) chunk"))) result.chunks = std::stoi(m[1]);
+  MPI_Bcast(&result.chunks, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return result;
+}
+
+// The budget that streams rank 0's device slab in chunks of `planes` planes.
+std::int64_t budget_for(const DomainCase& c, int planes) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                    c.periodic);
+  return chunk_buffer_bytes(decomposition.local(), c.steps_per_cycle, 2, planes);
+}
+
+// Every rank grid of this rank count, each rank's box 9 x 9 x 40 or so
+// (x and y split unevenly), z deep enough for chunks of 6 planes to
+// stream a device slab of 0.7 of it.
+std::vector<DomainCase> grids_for_this_rank_count() {
+  std::vector<DomainCase> grids;
+  std::set<std::array<int, 3>> seen;
+  for (const auto& g : test::rank_grids(MPI_COMM_WORLD)) {
+    if (!seen.insert(g.dims).second) continue;
+    DomainCase c;
+    c.dims = g.dims;
+    for (int a = 0; a < 3; ++a) c.cells[a] = (a == Z ? 40 : 9) * g.dims[a] + g.dims[a] - 1;
+    grids.push_back(c);
+  }
+  return grids;
+}
+
+// Cells where two runs' blocks of this rank differ, summed over ranks.
+int mismatches(const DomainResult& run, const DomainResult& reference) {
+  int bad = 0;
+  for (int f = 0; f < 2; ++f)
+    for (std::size_t n = 0; n < run.fields[f].size(); ++n) bad += run.fields[f].data()[n] != reference.fields[f].data()[n];
+  MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  return bad;
+}
+
+// Streamed equals in core, bit for bit, for shares 0 and 0.3 (and planes
+// moved to 0.6 and back to 0 during the run), 1, 2 and 4 steps per cycle,
+// walled and periodic axes, chunks from the fewest planes (many chunks) to
+// half the slab (two).
+TEST(OutOfCoreDomain, StreamedEqualsInCoreOnEveryRankGridShareAndChunkCount) {
+  const int steps = 11;  // cycles of 4 end with a shorter one
+  for (DomainCase grid : grids_for_this_rank_count()) {
+    for (const std::array<bool, 3> periodic : {std::array<bool, 3>{false, false, false}, {true, false, true}}) {
+      grid.periodic = periodic;
+      for (int k : {1, 2, 4}) {
+        for (const auto& [share, moved] : std::vector<std::pair<double, double>>{{0.0, -1.0}, {0.3, -1.0}, {0.0, 0.6}}) {
+          DomainCase c = grid;
+          c.steps_per_cycle = k;
+          c.share = share;
+          c.moved_share = moved;
+          const DomainResult in_core = run_domain(c, steps);
+          EXPECT_EQ(in_core.chunks, 0) << describe(c);
+          std::set<int> chunk_counts;
+          for (int planes : {min_chunk_planes(k, 1), min_chunk_planes(k, 1) + 2, min_chunk_planes(k, 1) + 3}) {
+            c.device_memory = budget_for(c, planes);
+            const DomainResult streamed = run_domain(c, steps);
+            EXPECT_EQ(mismatches(streamed, in_core), 0) << describe(c);
+            chunk_counts.insert(streamed.chunks);
+          }
+          // Every budget streamed, in two chunks or more, and not all alike.
+          EXPECT_GE(*chunk_counts.begin(), 2) << describe(c);
+          EXPECT_GE(chunk_counts.size(), 2u) << describe(c);
+        }
+      }
+    }
+  }
+}
+
+// A budget below one chunk's buffers is refused, naming the least.
+TEST(OutOfCoreDomain, BudgetBelowOneChunkIsRefused) {
+  DomainCase c = grids_for_this_rank_count().front();
+  c.steps_per_cycle = 2;
+  c.device_memory = budget_for(c, min_chunk_planes(2, 1)) - 1;
+  try {
+    run_domain(c, 1);
+    ADD_FAILURE() << "no error: " << describe(c);
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("hybrid.device_memory: " + std::to_string(c.device_memory) +
+                                         " bytes hold no chunk of the device slab; chunks of 2 planes need " +
+                                         std::to_string(c.device_memory + 1)),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// ---------------------------------------------------------------------------
+// heat3d through the strata driver
+
+const std::array<int, 3> heat_cells{24, 12, 40};
+
+std::vector<std::string> heat_args(const std::string& dir, const std::string& run, int tiled_steps,
+                                   const std::string& device_memory) {
+  return {std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml", "--set", "grid.cells=[24,12,40]",
+          "--set", "grid.periodic=[false,true,false]", "--set",
+          "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]", "--set", "time.end_time=~", "--set",
+          "time.steps=13", "--set", "output.report_every=0", "--set", "output.write_every=13", "--set",
+          "output.dir=" + dir + "/" + run, "--set", "report.json=", "--set", "checkpoint.dir=" + dir + "/" + run,
+          "--set", "checkpoint.every=5", "--set", "time_tiling.steps=" + std::to_string(tiled_steps), "--set",
+          "hybrid.device_memory=" + device_memory, "--set", "hybrid.cpu_share=0.3"};
+}
+
+// A budget in bytes (as the deck writes it) for chunks of `planes` planes
+// of heat3d's one stepped field on rank 0, with `tiled_steps` ghost layers.
+std::string heat_budget(int tiled_steps, int planes) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(heat_cells[X], heat_cells[Y], heat_cells[Z]),
+                                    {test::world_size(), 1, 1}, {false, true, false});
+  return std::to_string(chunk_buffer_bytes(decomposition.local(), tiled_steps, 1, planes)) + "B";
+}
+
+std::string expect_run(std::vector<std::string> args, const std::vector<std::string>& extra = {}) {
+  args.insert(args.end(), extra.begin(), extra.end());
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, args);
+  EXPECT_EQ(run.code, 0) << run.err;
+  return run.out;
+}
+
+// Output at step 13 and checkpoints at 5 and 10 cut the cycles; a streamed
+// run (three-step cycles, chunks of 4 planes: 7 of the 28 device planes)
+// writes the in-core run's files, and runs restarted from its step-5
+// checkpoint, streamed in two-step cycles (chunks of 9 planes) or untiled
+// (one-step cycles, chunks of 6 planes), or in core, end the same.
+TEST(OutOfCoreDriver, Heat3dStreamedCheckpointsAndRestartEqualInCore) {
+  const std::string dir = test::scratch_dir("out_of_core", "heat3d");
+  const auto output = [&](const std::string& run) { return dir + "/" + run + "/heat3d_000013.h5"; };
+  const auto checkpoint = [&](const std::string& run) { return dir + "/" + run + "/heat3d_000005.chk.h5"; };
+  const auto same = [&](const std::string& a, const std::string& b) {
+    test::expect_identical(test::read_all(MPI_COMM_WORLD, a, "u", heat_cells),
+                           test::read_all(MPI_COMM_WORLD, b, "u", heat_cells), a + " vs " + b);
+  };
+  const auto expect_streamed = [](const std::string& out, int steps) {
+    if (world_rank() != 0) return;
+    EXPECT_NE(out.find("out of core: rank 0's device slab"), std::string::npos) << out;
+    EXPECT_NE(out.find(std::to_string(steps) + " step(s) per upload"), std::string::npos) << out;
+  };
+  expect_run(heat_args(dir, "in_core", 3, "auto"));
+  expect_streamed(expect_run(heat_args(dir, "streamed", 3, heat_budget(3, 4))), 3);
+  same(output("streamed"), output("in_core"));
+  same(checkpoint("streamed"), checkpoint("in_core"));
+  const std::vector<std::string> restart{"--restart", checkpoint("streamed")};
+  expect_streamed(expect_run(heat_args(dir, "restarted_streamed", 2, heat_budget(2, 9)), restart), 2);
+  same(output("restarted_streamed"), output("in_core"));
+  expect_streamed(expect_run(heat_args(dir, "untiled_streamed", 1, heat_budget(1, 6)), restart), 1);
+  same(output("untiled_streamed"), output("in_core"));
+  expect_run(heat_args(dir, "restarted_in_core", 4, "auto"), restart);
+  same(output("restarted_in_core"), output("in_core"));
+}
+
+// Budgets a run cannot keep are deck errors on hybrid.device_memory, on
+// every rank: CloverLeaf's device slab over the budget (it cannot stream)
+// names the largest grid that fits, and that grid runs; a budget below
+// one chunk's buffers names the least.
+TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
+  const std::string clover = std::string(STRATA_TEST_DATA_DIR) + "/../inputs/clover_test1.yaml";
+  const test::DriverRun refused =
+      test::run_driver(MPI_COMM_WORLD, {clover, "--set", "time.steps=1", "--set", "grid.cells=[24,24,24]", "--set",
+                                        "hybrid.device_memory=2MB"});
+  EXPECT_EQ(refused.code, 1);
+  std::smatch grid;
+  const std::string expected = "--set hybrid.device_memory=2MB: hybrid.device_memory: a rank's device slab needs ";
+  int largest[3] = {0, 0, 0};
+  if (world_rank() == 0) {
+    EXPECT_EQ(refused.err.substr(0, expected.size()), expected) << refused.err;
+    EXPECT_TRUE(std::regex_search(refused.err, grid,
+                                  std::regex("more than the 1.9 MiB budget, and cloverleaf3d cannot stream it "
+                                             "through the device: the largest grid that fits is ([0-9]+)x([0-9]+)x([0-9]+)")))
+        << refused.err;
+    if (!grid.empty())
+      for (int a = 0; a < 3; ++a) largest[a] = std::stoi(grid[a + 1]);
+  }
+  MPI_Bcast(largest, 3, MPI_INT, 0, MPI_COMM_WORLD);
+  const std::string cells = "grid.cells=[" + std::to_string(largest[0]) + "," + std::to_string(largest[1]) + "," +
+                            std::to_string(largest[2]) + "]";
+  const test::DriverRun fits = test::run_driver(
+      MPI_COMM_WORLD, {clover, "--set", "time.steps=1", "--set", "hybrid.device_memory=2MB", "--set", cells,
+                       "--set", "output.write_every=0", "--set", "report.json="});
+  EXPECT_EQ(fits.code, 0) << cells << ": " << fits.err;
+
+  const test::DriverRun tiny = test::run_driver(
+      MPI_COMM_WORLD, {std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml", "--set",
+                       "time_tiling.steps=4", "--set", "hybrid.device_memory=1000B"});
+  EXPECT_EQ(tiny.code, 1);
+  const std::string least = "--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds no chunk of the "
+                            "device slab streamed through it: chunks of 6 planes need ";
+  if (world_rank() == 0) {
+    EXPECT_EQ(tiny.err.substr(0, least.size()), least) << tiny.err;
+  }
+}
+
+}  // namespace
+}  // namespace strata
