@@ -6,6 +6,7 @@
 #include "framework/CommandLine.hpp"
 #include "framework/Error.hpp"
 #include "framework/FloatingPoint.hpp"
+#include "framework/NumberText.hpp"
 #include "framework/ThreadBinding.hpp"
 #include "framework/TimeLoop.hpp"
 #include "halo/HaloMessages.hpp"
@@ -63,12 +64,6 @@ bool collectively(MPI_Comm comm, std::ostream& err, Body&& body) {
     failure = std::string("strata: error: ") + e.what();
   }
   return all_ranks_ok(comm, failure, err);
-}
-
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
-  return text;
 }
 
 // "1 output file", "2 output files".
@@ -243,8 +238,8 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
       time.fail("steps", at + "step " + std::to_string(clock.step) + " and the run's last step is " +
                              std::to_string(*config.time.steps) + ": nothing is left to run (raise time.steps to continue)");
     if (config.time.end_time && clock.time + 1e-16 > *config.time.end_time)
-      time.fail("end_time", at + "t = " + number(clock.time) + " (step " + std::to_string(clock.step) +
-                                ") and the run ends at end_time " + number(*config.time.end_time) +
+      time.fail("end_time", at + "t = " + number_text(clock.time) + " (step " + std::to_string(clock.step) +
+                                ") and the run ends at end_time " + number_text(*config.time.end_time) +
                                 ": nothing is left to run (raise time.end_time to continue)");
     return;
   }
@@ -255,10 +250,10 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
   const StepPlan plan = plan_steps(settings, sim.stable_dt());
   if (clock.step >= plan.steps) {
     if (plan.ended_by_end_time)
-      time.fail("end_time", at + "step " + std::to_string(clock.step) + " (t = " + number(clock.time) +
+      time.fail("end_time", at + "step " + std::to_string(clock.step) + " (t = " + number_text(clock.time) +
                                 ") and the run's last step is " + std::to_string(plan.steps) + " (end_time " +
-                                number(*config.time.end_time) + " in steps of the checkpoint's dt " +
-                                number(clock.dt) + "): nothing is left to run (raise time.end_time to continue)");
+                                number_text(*config.time.end_time) + " in steps of the checkpoint's dt " +
+                                number_text(clock.dt) + "): nothing is left to run (raise time.end_time to continue)");
     time.fail("steps", at + "step " + std::to_string(clock.step) + " and the run's last step is " +
                            std::to_string(plan.steps) + ": nothing is left to run (raise time.steps to continue)");
   }

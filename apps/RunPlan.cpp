@@ -4,6 +4,7 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/MachineModel.hpp"
+#include "framework/NumberText.hpp"
 #include "framework/TimeLoop.hpp"
 #include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
@@ -36,12 +37,6 @@ std::string bytes_text(double bytes) {
   for (; u < 5 && bytes >= 1024.0; ++u) bytes /= 1024.0;
   char text[32];
   std::snprintf(text, sizeof text, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return text;
-}
-
-std::string number_text(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", v);
   return text;
 }
 

@@ -1,5 +1,7 @@
 #include "framework/TimeLoop.hpp"
 
+#include "framework/NumberText.hpp"
+
 #include "framework/Error.hpp"
 
 #include <algorithm>
@@ -15,12 +17,6 @@ namespace {
 // Equal steps of at most `dt` that reach `end_time` (the reference codes'
 // tolerance on landing on it).
 double steps_to_reach(double end_time, double dt) { return std::ceil(end_time / dt * (1.0 - 1e-12)); }
-
-std::string number(double v) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.6g", v);
-  return text;
-}
 
 // `steps` 0: the total is not known in advance (the app picks dt).
 void print_progress(std::ostream& out, int step, int steps, double time, double wall,
@@ -71,7 +67,7 @@ StepPlan plan_steps(const TimeLoopSettings& s, double stable_dt) {
 std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double stable_dt) {
   const double dt = s.dt ? *s.dt : s.cfl * stable_dt;
   const std::string dt_key = s.dt ? "dt" : "cfl";
-  const std::string dt_text = s.dt ? "dt " + number(dt) : "cfl * stable dt = " + number(dt);
+  const std::string dt_text = s.dt ? "dt " + number_text(dt) : "cfl * stable dt = " + number_text(dt);
   if (!(dt > 0.0 && std::isfinite(dt)))
     return PlanProblem{dt_key, dt_text + " is not a finite time step > 0"};
   if (s.end_time) {
@@ -79,7 +75,7 @@ std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double sta
     if (!(n <= max_planned_steps) && (!s.steps || !(n <= *s.steps)))
       return PlanProblem{s.dt ? "dt" : "end_time",
                          "end_time / " + (s.dt ? std::string("dt") : std::string("(cfl * stable dt)")) + " = " +
-                             number(*s.end_time) + " / " + number(dt) + " = " + number(n) +
+                             number_text(*s.end_time) + " / " + number_text(dt) + " = " + number_text(n) +
                              " steps, more than the " + std::to_string(static_cast<long long>(max_planned_steps)) +
                              " a run can take: shorten end_time or set steps"};
     if (!s.steps || n <= *s.steps) return std::nullopt;
@@ -146,7 +142,7 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       break;
     }
     if (!(result.dt > 0.0 && std::isfinite(result.dt))) {
-      stop("the time step the app chose is " + number(result.dt) + ": the state holds NaN or Inf");
+      stop("the time step the app chose is " + number_text(result.dt) + ": the state holds NaN or Inf");
       break;
     }
     sim.advance_steps(result.time, result.dt, steps, result.timers);
@@ -154,7 +150,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
     // The reference codes' tolerance on reaching end_time.
     done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);
     if (settings.after_step) settings.after_step(step, result.time, result.dt);
-    if (settings.report_every > 0 && (step % settings.report_every == 0 || done)) {
+    const bool progress = settings.report_every > 0 && (step % settings.report_every == 0 || done);
+    if (progress) {
       const double wall = Timers::now() - start;
       const int steps_run = step - settings.first_step;
       const double fraction = std::max(double(step) / result.steps, std::isfinite(end_time) ? result.time / end_time : 0.0);
@@ -164,8 +161,10 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
                        double(sim.global_cells()) * steps_run / wall, eta);
       const std::string diagnostics = sim.diagnostics(result.time);
       if (rank == 0 && !diagnostics.empty()) out << "  " << diagnostics << "\n";
-      if (const std::string bad = sim.non_finite(); !bad.empty()) stop(bad);
     }
+    // The watchdog looks at every progress line and at the last step, so no run ends well on NaN.
+    if (progress || done)
+      if (const std::string bad = sim.non_finite(); !bad.empty()) stop(bad);
   }
   result.steps = step;
   if (result.outcome == RunOutcome::Stopped) return result;

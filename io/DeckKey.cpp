@@ -5,7 +5,8 @@
 namespace strata::io {
 
 bool DeckKey::admits(double value) const {
-  if (std::isnan(value) || (range.finite && !std::isfinite(value))) return !range.bounded();
+  if (range.finite && !std::isfinite(value)) return false;
+  if (std::isnan(value)) return !range.bounded();
   if (range.minimum && (range.exclusive_minimum ? !(value > *range.minimum) : !(value >= *range.minimum)))
     return false;
   return !(range.maximum && !(value <= *range.maximum));

@@ -32,7 +32,7 @@ enum class KeyType {
 struct KeyRange {
   std::optional<double> minimum, maximum;
   bool exclusive_minimum = false;
-  bool finite = false;  //!< infinities are outside too
+  bool finite = false;  //!< infinities and NaN are outside too
   std::string message;  //!< e.g. "must be >= 0 (0 turns progress lines off)"
   bool bounded() const { return minimum || maximum; }
 };
@@ -79,6 +79,12 @@ struct DeckKey {
   DeckKey& above(double minimum, std::string message) {
     at_least(minimum, std::move(message));
     range.exclusive_minimum = true;
+    return *this;
+  }
+  //! Infinities and NaN are refused too (with `message`, if the key has no bounds giving one).
+  DeckKey& finite(std::string message = "") {
+    range.finite = true;
+    if (!message.empty()) range.message = std::move(message);
     return *this;
   }
   //! A finite number > 0.

@@ -2,6 +2,7 @@
 // time loop at the next progress line, on every rank alike, with the step,
 // the field, how many values and the first cell.
 #include "apps/cardiac/Cardiac.hpp"
+#include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "framework/TimeLoop.hpp"
 
@@ -78,6 +79,46 @@ TEST(Watchdog, CardiacNamesTheFieldAndTheStep) {
   EXPECT_EQ(stopped.stop_reason,
             "strata: the run stopped at step 4 (t = 4.000000e-03): cardiac::r: 1 non-finite value(s) (NaN or "
             "Inf), the first at cell (0, 9, 0)");
+}
+
+// Without progress lines the watchdog still looks at the last step: no run
+// ends as completed on NaN.
+TEST(Watchdog, ARunWithoutProgressLinesIsCheckedAtItsEnd) {
+  const io::GridConfig grid = small_grid();
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 8), {0, 0, 0}, grid.periodic);
+  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{0.5}, decomposition, {}, {});
+  plant(heat, decomposition, "u", 0, 0, 0, std::numeric_limits<double>::infinity());
+  const TimeLoopResult result = run(heat, 5, 0);
+  EXPECT_EQ(result.outcome, RunOutcome::Stopped);
+  EXPECT_EQ(result.steps, 5);
+  EXPECT_EQ(result.stop_reason.rfind("strata: the run stopped at step 5 (t = 5.000000e-03): heat3d::u: ", 0), 0u)
+      << result.stop_reason;
+}
+
+// CloverLeaf picks its dt from the state, which a NaN velocity does not
+// disturb (the limits' minimum skips it): the watchdog stops the run once
+// the NaN has spread, naming the first field that holds it.
+TEST(Watchdog, CloverLeafStopsOnANaNVelocity) {
+  io::GridConfig grid = small_grid();
+  grid.hi = {12.0, 10.0, 8.0};
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 8), {0, 0, 0}, grid.periodic);
+  cloverleaf::CloverParams params;
+  cloverleaf::State background;
+  background.density = 0.2;
+  background.energy = 1.0;
+  params.states = {background};
+  cloverleaf::CloverLeaf3d<> clover(grid, params, decomposition, {}, {});
+  EXPECT_EQ(clover.non_finite(), "");
+  plant(clover, decomposition, "zvel", 3, 2, 1, std::numeric_limits<double>::quiet_NaN());
+  TimeLoopSettings settings;
+  settings.steps = 10;
+  settings.report_every = 2;
+  std::ostringstream out;
+  const TimeLoopResult result = run_time_loop(clover, settings, MPI_COMM_WORLD, out);
+  EXPECT_EQ(result.outcome, RunOutcome::Stopped);
+  EXPECT_EQ(result.stop_reason,
+            "strata: the run stopped at step 2 (t = 2.152500e-01): cloverleaf3d::density: 336 non-finite value(s) "
+            "(NaN or Inf), the first at cell (0, 0, 0)");
 }
 
 }  // namespace

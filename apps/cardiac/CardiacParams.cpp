@@ -33,7 +33,8 @@ const DeckKey s1_width = DeckKey("cardiac.s1_width", KeyType::Number)
                              .means("S1: e = 1 in the first s1_width of the x extent, [0, 1]");
 const DeckKey s2_time = DeckKey("cardiac.s2_time", KeyType::Number)
                             .in("time")
-                            .at_least(0, "must be >= 0")
+                            .at_least(0, "must be a finite number >= 0 (leave it out for no S2)")
+                            .finite()
                             .means("S2: e = 1 in the (low x, low y) quadrant at this time, to start a spiral");
 
 }  // namespace

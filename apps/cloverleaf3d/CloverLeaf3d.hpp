@@ -24,6 +24,7 @@
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "apps/common/HybridSimulation.hpp"
+#include "framework/NumberText.hpp"
 #include "io/RunConfig.hpp"
 
 #include <algorithm>
@@ -126,6 +127,23 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   double stable_dt() const override { return dt_old_; }
+
+  //! The first state field holding NaN or Inf (density, energy, velocities), for the watchdog.
+  std::string non_finite() const override {
+    const Box& global = decomposition_.global();
+    const double nx = global.extent(X), ny = global.extent(Y);
+    const char* names[] = {"density", "energy", "xvel", "yvel", "zvel"};
+    const int ids[] = {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0};
+    for (int n = 0; n < 5; ++n) {
+      const int id = ids[n];
+      const std::string found = describe_non_finite(
+          std::string("cloverleaf3d::") + names[n],
+          domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[id].cells(), nx, ny}; }),
+          global.extent(X), global.extent(Y));
+      if (!found.empty()) return found;
+    }
+    return "";
+  }
   bool chooses_dt() const override { return picks_dt; }
 
   //! The reference's timestep(): equation of state, viscosity, and the
@@ -154,8 +172,8 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     });
     const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
     if (!(dt >= params_.min_timestep))
-      throw RunStopped("cloverleaf3d: time step " + std::to_string(dt) + " below the minimum " +
-                       std::to_string(params_.min_timestep) + ": the run has become unstable");
+      throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +
+                       number_text(params_.min_timestep) + ": the run has become unstable");
     dt_old_ = dt;
     return dt;
   }

@@ -25,11 +25,13 @@ const DeckKey energy = state_key("energy", KeyType::Number)
                            .is_required()
                            .in("energy/mass")
                            .at_least(0, "must be a finite number >= 0")
+                           .finite()
                            .means("specific internal energy (>= 0)");
 DeckKey velocity(const char* axis) {
   return state_key(std::string(axis) + "vel", KeyType::Number)
       .defaults(0.0)
       .in("length/time")
+      .finite("must be a finite number")
       .means(std::string("the state's ") + axis + " velocity (set on the nodes of its cells)");
 }
 const DeckKey xvel = velocity("x"), yvel = velocity("y"), zvel = velocity("z");
@@ -43,7 +45,11 @@ const DeckKey geometry = state_key("geometry", KeyType::String)
                                     "point given on a node covers nothing; give it a hundredth of a cell below the node "
                                     "(e.g. 4.995 for the node at 5.0 with 0.5-wide cells)");
 DeckKey bound(const char* name, const char* meaning) {
-  return state_key(name, KeyType::Number).in("length").defaults_to("required by the geometry").means(meaning);
+  return state_key(name, KeyType::Number)
+      .in("length")
+      .defaults_to("required by the geometry")
+      .finite("must be a finite number")
+      .means(meaning);
 }
 const DeckKey xmin = bound("xmin", "low x of a cuboid, or the x of a sphere's centre or a point");
 const DeckKey ymin = bound("ymin", "low y of a cuboid, or the y of a sphere's centre or a point");
@@ -54,7 +60,7 @@ const DeckKey zmax = bound("zmax", "high z of a cuboid (> zmin)");
 const DeckKey radius = state_key("radius", KeyType::Number)
                            .in("length")
                            .defaults_to("required for a sphere")
-                           .above(0, "must be > 0")
+                           .positive()
                            .means("a sphere's radius (> 0)");
 const DeckKey initial_timestep = DeckKey("cloverleaf3d.initial_timestep", KeyType::Number)
                                      .defaults(defaults.initial_timestep)
