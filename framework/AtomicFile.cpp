@@ -8,36 +8,47 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 
 namespace strata {
 
 namespace {
 
-// Renames `temporary` onto `path`, removing `temporary` when that fails.
-bool renamed(const std::string& temporary, const std::string& path) {
-  if (std::rename(temporary.c_str(), path.c_str()) == 0) return true;
+// Renames `temporary` onto `path`: 0, or the OS's reason (errno) after removing `temporary`.
+int rename_failure(const std::string& temporary, const std::string& path) {
+  if (std::rename(temporary.c_str(), path.c_str()) == 0) return 0;
+  const int reason = errno;
   std::remove(temporary.c_str());
-  return false;
+  return reason;
 }
 
-[[noreturn]] void throw_rename_failed(const std::string& temporary, const std::string& path) {
-  throw Error(path + ": cannot rename " + temporary + " into place");
+[[noreturn]] void throw_rename_failed(const std::string& temporary, const std::string& path, int reason) {
+  throw Error(path + ": cannot rename " + temporary + " into place (" + std::strerror(reason) + ")");
+}
+
+// `path`'s failure, with the OS's reason (errno), after removing `temporary`.
+[[noreturn]] void throw_write_failed(const std::string& temporary, const std::string& path) {
+  const int reason = errno;
+  ::unlink(temporary.c_str());
+  throw Error(path + ": cannot write it (" + std::strerror(reason) + ")");
 }
 
 }  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << text;
-    if (!out.flush()) {
-      std::remove(temporary.c_str());
-      throw Error(temporary + ": cannot write");
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0666);
+  if (fd < 0) throw_write_failed(temporary, path);
+  for (std::size_t written = 0; written < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      ::close(fd);
+      throw_write_failed(temporary, path);
     }
+    written += std::size_t(n);
   }
-  if (!renamed(temporary, path)) throw_rename_failed(temporary, path);
+  if (::close(fd) != 0) throw_write_failed(temporary, path);
+  if (const int reason = rename_failure(temporary, path)) throw_rename_failed(temporary, path, reason);
 }
 
 std::string cannot_create_files_in(const std::string& dir) {
@@ -53,10 +64,10 @@ void collective_rename_into_place(MPI_Comm comm, const std::string& temporary, c
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
-  int ok = 1;
-  if (rank == 0) ok = renamed(temporary, path);
-  STRATA_MPI_CHECK(MPI_Bcast(&ok, 1, MPI_INT, 0, comm));
-  if (!ok) throw_rename_failed(temporary, path);
+  int reason = 0;
+  if (rank == 0) reason = rename_failure(temporary, path);
+  STRATA_MPI_CHECK(MPI_Bcast(&reason, 1, MPI_INT, 0, comm));
+  if (reason) throw_rename_failed(temporary, path, reason);
 }
 
 }  // namespace strata

@@ -563,6 +563,32 @@ TEST(StartUp, UnwritablePlacesAreRefusedBeforeTheFirstStep) {
   expect_success(MPI_COMM_WORLD, heat_run(dir, 10, {"--set", "output.dir=/proc", "--set", "checkpoint.dir=" + file}));
 }
 
+// The run report, written after the last step, fails the same way: the file
+// named with the OS's reason, exit 1, nothing under its name and no
+// temporary left behind.
+TEST(RunReport, AFailedReportWriteNamesTheFileAndTheReason) {
+  const std::string dir = scratch_dir("report-full");
+  const std::string report = dir + "/run.json";
+  struct rlimit before {};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &before), 0);
+  struct rlimit small = before;
+  small.rlim_cur = 512;
+  std::signal(SIGXFSZ, SIG_IGN);
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, heat_run(dir, 4, {"--set", "report.json=" + report}));
+  setrlimit(RLIMIT_FSIZE, &before);
+  std::signal(SIGXFSZ, SIG_DFL);
+  EXPECT_EQ(run.code, 1);
+  EXPECT_EQ(run.err, test::on_rank0("strata: error: " + report + ": cannot write it (File too large)\n"));
+  if (world_rank() == 0) {
+    std::vector<std::string> left;
+    for (const auto& entry : std::filesystem::directory_iterator(dir))
+      if (entry.path().filename().string().rfind("run.json", 0) == 0) left.push_back(entry.path().string());
+    EXPECT_EQ(left, std::vector<std::string>{});
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 // A write that fails in the time loop for want of space (here: past the
 // file size limit, EFBIG, as a full disk gives ENOSPC) ends the run on every
 // rank with the file named, exit 1, and leaves no file under its name, on
