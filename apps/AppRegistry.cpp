@@ -100,7 +100,8 @@ AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
       name, [name, read](io::Deck& deck, const io::RunConfig&) { return read(deck.root().section(name)); });
 }
 
-// What an app registers: its deck reader, its section's keys, and the
+// What an app registers: its deck reader, its layout (fields, halo, output
+// fields: a run's footprint before it is built), its section's keys, and the
 // formats besides YAML it translates into its deck.
 struct AppEntry {
   AppReader read;
