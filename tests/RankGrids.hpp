@@ -8,6 +8,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata::test {
@@ -27,6 +28,24 @@ inline std::vector<RankGrid> rank_grids(MPI_Comm comm) {
   return {{"slab", {1, 1, size}},
           {"pencil", {pencil[0], pencil[1], 1}},
           {"cube", {cube[0], cube[1], cube[2]}}};
+}
+
+//! The distinct rank grids of rank_grids(comm), each with a global grid whose
+//! every split axis is split unevenly: `per_rank` cells per rank along each
+//! axis, plus one cell fewer than the ranks along it (so the first ranks own
+//! one more).
+inline std::vector<std::pair<std::array<int, 3>, std::array<int, 3>>> uneven_grids(
+    MPI_Comm comm, const std::array<int, 3>& per_rank) {
+  std::vector<std::pair<std::array<int, 3>, std::array<int, 3>>> grids;
+  for (const RankGrid& g : rank_grids(comm)) {
+    bool seen = false;
+    for (const auto& grid : grids) seen = seen || grid.first == g.dims;
+    if (seen) continue;
+    std::array<int, 3> cells{};
+    for (int a = 0; a < 3; ++a) cells[a] = per_rank[a] * g.dims[a] + g.dims[a] - 1;
+    grids.emplace_back(g.dims, cells);
+  }
+  return grids;
 }
 
 }  // namespace strata::test

@@ -12,6 +12,7 @@
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/RankGrids.hpp"
+#include "tests/apps/CoupledUpdate.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -29,22 +30,6 @@ namespace {
 
 using test::world_rank;
 using test::world_size;
-
-// Two coupled fields, every neighbour with its own weight.
-struct Coupled {
-  static constexpr int fields = 2;
-  static constexpr int reach = 1;
-
-  template <class In, class Out>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
-    const double u = in[0](i, j, k), v = in[1](i, j, k);
-    out[0](i, j, k) = 0.3 * u + 0.06 * v + 0.07 * in[0](i - 1, j, k) + 0.09 * in[0](i + 1, j, k) +
-                      0.05 * in[0](i, j - 1, k) + 0.11 * in[0](i, j + 1, k) + 0.08 * in[0](i, j, k - 1) +
-                      0.04 * in[0](i, j, k + 1);
-    out[1](i, j, k) = 0.5 * v + 0.13 * in[1](i + 1, j, k) + 0.07 * in[1](i, j - 1, k) + 0.1 * in[1](i, j, k - 1) +
-                      0.12 * u * in[1](i - 1, j, k);
-  }
-};
 
 enum CoupledField { U = 0, U_NEXT = 1, V = 2, V_NEXT = 3 };
 
@@ -113,7 +98,7 @@ DomainResult run_domain(const DomainCase& c, int steps) {
     if (cycle == 2 && c.moved_share >= 0.0)
       domain.set_host_planes(round_host_planes(decomposition.local().extent(Z), c.moved_share, s.halo_depth));
     const int n = std::min(domain.cycle_steps(), steps - done);
-    domain.advance(Coupled{}, n, timers);
+    domain.advance(test::Coupled<1>{}, n, timers);
     done += n;
   }
   DomainResult result{{domain.gather(U), domain.gather(V)}, 0};
@@ -138,12 +123,10 @@ std::int64_t budget_for(const DomainCase& c, int planes) {
 // stream a device slab of 0.7 of it.
 std::vector<DomainCase> grids_for_this_rank_count() {
   std::vector<DomainCase> grids;
-  std::set<std::array<int, 3>> seen;
-  for (const auto& g : test::rank_grids(MPI_COMM_WORLD)) {
-    if (!seen.insert(g.dims).second) continue;
+  for (const auto& [dims, cells] : test::uneven_grids(MPI_COMM_WORLD, {9, 9, 40})) {
     DomainCase c;
-    c.dims = g.dims;
-    for (int a = 0; a < 3; ++a) c.cells[a] = (a == Z ? 40 : 9) * g.dims[a] + g.dims[a] - 1;
+    c.dims = dims;
+    c.cells = cells;
     grids.push_back(c);
   }
   return grids;

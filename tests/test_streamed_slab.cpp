@@ -10,6 +10,7 @@
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/StreamedSlab.hpp"
 #include "tests/ExecSpaces.hpp"
+#include "tests/apps/CoupledUpdate.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -24,37 +25,15 @@
 namespace strata {
 namespace {
 
+using test::Coupled;
+using test::coupled_walls;
+using test::describe;
+using test::mirror_of;
+
 int world_size() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   return size;
-}
-
-// Two coupled fields, every neighbour with its own weight, reach R.
-template <int R>
-struct Coupled {
-  static constexpr int fields = 2;
-  static constexpr int reach = R;
-
-  template <class In, class Out>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
-    const double u = in[0](i, j, k), v = in[1](i, j, k);
-    out[0](i, j, k) = 0.3 * u + 0.06 * v + 0.07 * in[0](i - R, j, k) + 0.09 * in[0](i + R, j, k) +
-                      0.05 * in[0](i, j - R, k) + 0.11 * in[0](i, j + R, k) + 0.08 * in[0](i, j, k - R) +
-                      0.04 * in[0](i, j, k + R);
-    out[1](i, j, k) = 0.5 * v + 0.13 * in[1](i + R, j, k) + 0.07 * in[1](i, j - R, k) + 0.1 * in[1](i, j, k - R) +
-                      0.12 * u * in[1](i - R, j, k + R);
-  }
-};
-
-const std::array<WallConditions, 2> walls_of_fields = {
-    WallConditions{WallCondition{WallKind::Dirichlet, 0.7}, WallCondition{WallKind::Neumann, 0.0},
-                   WallCondition{WallKind::Dirichlet, -0.3}},
-    WallConditions{WallCondition{WallKind::Neumann, 0.0}, WallCondition{WallKind::Dirichlet, 1.5},
-                   WallCondition{WallKind::Neumann, 0.0}}};
-
-WallMirror mirror_of(const WallCondition& c) {
-  return c.kind == WallKind::Dirichlet ? WallMirror{2.0 * c.value, -1.0} : WallMirror{0.0, 1.0};
 }
 
 const std::vector<FaceMask> wall_masks = {
@@ -63,13 +42,6 @@ const std::vector<FaceMask> wall_masks = {
     {{{true, false}, {false, true}, {true, false}}},     // a z wall below, a remote face above
     {{{false, true}, {true, false}, {false, true}}},     // the other way round
 };
-
-std::string describe(const FaceMask& walls) {
-  std::string s;
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) s += walls[a][side] ? "W" : "-";
-  return s;
-}
 
 template <class Exec>
 using Fields = std::vector<Field<typename Exec::memory_space>>;
@@ -97,7 +69,7 @@ Fields<Exec> level_zero(const Exec& exec, const Box& owned, int ghosts, const Fa
                                                  : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k))
                                        : std::numeric_limits<double>::quiet_NaN();
     Kokkos::deep_copy(f[n].view(), host);
-    fill_wall_ghosts(exec, f[n], walls, walls_of_fields[n], WallFill::All, valid);
+    fill_wall_ghosts(exec, f[n], walls, coupled_walls()[n], WallFill::All, valid);
   }
   exec.fence();
   return f;
@@ -171,7 +143,7 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
       cycle.walls = walls;
       cycle.tile = {owned.extent(X), 4};
       for (int n = 0; n < 2; ++n)
-        for (int a = 0; a < 3; ++a) cycle.mirror[n][a] = mirror_of(walls_of_fields[n][a]);
+        for (int a = 0; a < 3; ++a) cycle.mirror[n][a] = mirror_of(coupled_walls()[n][a]);
       const Fields<Exec> in = level_zero(exec, owned, ghosts, walls, levels * r);
       const Fields<Exec> in_core = filled_like(in, std::numeric_limits<double>::quiet_NaN());
       run_tiled_cycle(exec, Update{}, cells_of<const double>(in), cells_of<double>(in_core), cycle);

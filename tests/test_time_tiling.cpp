@@ -17,6 +17,7 @@
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
+#include "tests/apps/CoupledUpdate.hpp"
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
@@ -41,51 +42,11 @@ namespace {
 
 using test::world_rank;
 using test::world_size;
-
-// Two coupled fields, every neighbour with its own weight (a cell read from
-// the wrong side, plane or level changes the result), reach R.
-template <int R>
-struct Coupled {
-  static constexpr int fields = 2;
-  static constexpr int reach = R;
-
-  template <class In, class Out>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const In& in, const Out& out, int i, int j, int k) const {
-    const double u = in[0](i, j, k), v = in[1](i, j, k);
-    double a = 0.3 * u + 0.06 * v + 0.07 * in[0](i - R, j, k) + 0.09 * in[0](i + R, j, k) +
-               0.05 * in[0](i, j - R, k) + 0.11 * in[0](i, j + R, k) + 0.08 * in[0](i, j, k - R) +
-               0.04 * in[0](i, j, k + R);
-    if (R > 1) a += 0.03 * in[0](i + 1, j, k) + 0.02 * in[0](i, j - 1, k) + 0.01 * in[0](i, j, k + 1);
-    out[0](i, j, k) = a;
-    out[1](i, j, k) = 0.5 * v + 0.13 * in[1](i + R, j, k) + 0.07 * in[1](i, j - R, k) + 0.1 * in[1](i, j, k - R) +
-                      0.12 * u * in[1](i - R, j, k);
-  }
-};
-
-// Level 0: smooth, with no symmetry about any wall.
-double initial_value(int field, int i, int j, int k) {
-  return field == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k) + 0.05 * ((i + 2 * j + 3 * k) % 5)
-                    : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k);
-}
-
-// Per field, the conditions on the walls normal to x, y and z: nonzero
-// Dirichlet values and Neumann walls side by side.
-std::array<WallConditions, 2> coupled_walls() {
-  const WallCondition neumann{WallKind::Neumann, 0.0};
-  return {WallConditions{WallCondition{WallKind::Dirichlet, 0.7}, neumann, WallCondition{WallKind::Dirichlet, -0.3}},
-          WallConditions{neumann, WallCondition{WallKind::Dirichlet, 1.5}, neumann}};
-}
-
-WallMirror mirror_of(const WallCondition& c) {
-  return c.kind == WallKind::Dirichlet ? WallMirror{2.0 * c.value, -1.0} : WallMirror{0.0, 1.0};
-}
-
-std::string describe(const FaceMask& walls) {
-  std::string s;
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) s += walls[a][side] ? "W" : "-";
-  return s;
-}
+using test::Coupled;
+using test::coupled_initial_value;
+using test::coupled_walls;
+using test::describe;
+using test::mirror_of;
 
 // ---------------------------------------------------------------------------
 // run_tiled_cycle on one pair of fields
@@ -133,7 +94,7 @@ Pair<Exec> level_zero(const Exec& exec, const Box& owned, const FaceMask& walls,
       for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
         for (int i = a.lo[X]; i < a.hi[X]; ++i)
           host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) =
-              valid.contains(i, j, k) ? initial_value(n, i, j, k) : std::numeric_limits<double>::quiet_NaN();
+              valid.contains(i, j, k) ? coupled_initial_value(n, i, j, k) : std::numeric_limits<double>::quiet_NaN();
     Kokkos::deep_copy(f[n].view(), host);
   }
   fill_walls(exec, f, walls, layers);
@@ -336,7 +297,7 @@ HostBlock block_of(const Box& box, int field) {
   for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
     for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
       for (int i = box.lo[X]; i < box.hi[X]; ++i)
-        b(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) = initial_value(field, i, j, k);
+        b(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) = coupled_initial_value(field, i, j, k);
   return b;
 }
 
@@ -406,12 +367,10 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
 // enough for two slabs of 8 planes on one rank.
 std::vector<DomainCase> grids_for_this_rank_count() {
   std::vector<DomainCase> grids;
-  std::set<std::array<int, 3>> seen;
-  for (const auto& g : test::rank_grids(MPI_COMM_WORLD)) {
-    if (!seen.insert(g.dims).second) continue;
+  for (const auto& [dims, cells] : test::uneven_grids(MPI_COMM_WORLD, {9, 9, 17})) {
     DomainCase c;
-    c.dims = g.dims;
-    for (int a = 0; a < 3; ++a) c.cells[a] = (a == Z ? 17 : 9) * g.dims[a] + g.dims[a] - 1;
+    c.dims = dims;
+    c.cells = cells;
     grids.push_back(c);
   }
   return grids;
