@@ -56,8 +56,6 @@ std::string extents_text(const std::array<int, 3>& e) {
 
 std::array<int, 3> extents(const Box& box) { return {box.extent(X), box.extent(Y), box.extent(Z)}; }
 
-int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.halo_depth * s.reach); }
-
 // Cells a rank at `coords` receives per exchange of one field `depth` deep
 // (faces only, or edges and corners too), and from how many neighbours.
 std::pair<std::int64_t, int> halo_cells(const Box& box, const std::array<int, 3>& coords,
@@ -122,13 +120,11 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
   f.exchange_width = layout.domain.halo_depth * layout.domain.reach;
   const io::ShareSpec share = config.hybrid.share_for(host_name());
   f.host_planes = round_host_planes(box.extent(Z), share.automatic ? 0.5 : share.value, f.ghosts);
-  const auto slab_bytes = [&](int planes) -> std::int64_t {
-    if (planes == 0) return 0;
-    const int g2 = 2 * f.ghosts;
-    return std::int64_t(f.fields) * sizeof(double) * (box.extent(X) + g2) * (box.extent(Y) + g2) * (planes + g2);
-  };
-  f.host_bytes = slab_bytes(f.host_planes);
-  f.device_bytes = slab_bytes(box.extent(Z) - f.host_planes);
+  // The device slab takes the bottom planes, the host slab the top ones.
+  Box device = box, host = box;
+  device.hi[Z] = host.lo[Z] = box.hi[Z] - f.host_planes;
+  f.host_bytes = slab_field_bytes(host, f.ghosts, f.fields);
+  f.device_bytes = slab_field_bytes(device, f.ghosts, f.fields);
   f.device_budget = config.hybrid.device_memory.value_or(0);
   f.can_stream = !layout.domain.stepped.empty();
   if (f.can_stream) {

@@ -65,7 +65,7 @@ class HybridDomain {
                const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
       : decomposition_(decomposition),
         settings_(settings),
-        ghosts_(std::max(settings.min_ghosts, settings.halo_depth * settings.reach)),
+        ghosts_(ghost_layers(settings)),
         measurement_(ShareController(share_settings(settings.share), decomposition.local().extent(Z),
                                      double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
                                      settings.halo_depth, ghosts_),

@@ -9,6 +9,7 @@
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ShareController.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -74,5 +75,9 @@ struct HybridSettings {
   //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
   std::function<void(int, double)> on_tuned;
 };
+
+//! Ghost layers every field of a domain with `s` has: the halo depth times
+//! the reach, or more where kernels reach further.
+inline int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.halo_depth * s.reach); }
 
 }  // namespace strata
