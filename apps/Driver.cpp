@@ -266,13 +266,6 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
 // has printed why.
 struct WriteFailed {};
 
-// The start of a message about a run that stopped after `step`.
-std::string stopped_at(int step, double time) {
-  char at[96];
-  std::snprintf(at, sizeof at, "strata: the run stopped at step %d (t = %.6e): ", step, time);
-  return at;
-}
-
 // The command line, if it asks for something that runs without MPI (a bad
 // command line is reported by run_strata).
 std::optional<CommandLine> offline_command(int argc, const char* const* argv) {

@@ -45,6 +45,12 @@ int cycle_length(const Simulation& sim, const TimeLoopSettings& s, int step, int
 
 }  // namespace
 
+std::string stopped_at(int step, double time) {
+  char at[96];
+  std::snprintf(at, sizeof at, "strata: the run stopped at step %d (t = %.6e): ", step, time);
+  return at;
+}
+
 StepPlan plan_steps(const TimeLoopSettings& s, double stable_dt) {
   StepPlan plan;
   plan.dt = s.dt ? *s.dt : s.cfl * stable_dt;
@@ -126,10 +132,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   int step = settings.first_step;
   bool done = step >= result.steps || result.time >= end_time;
   const auto stop = [&](const std::string& why) {
-    char at[96];
-    std::snprintf(at, sizeof at, "strata: the run stopped at step %d (t = %.6e): ", step, result.time);
     result.outcome = RunOutcome::Stopped;
-    result.stop_reason = at + why;
+    result.stop_reason = stopped_at(step, result.time) + why;
     done = true;
   };
   while (!done) {

@@ -78,6 +78,10 @@ StepPlan plan_steps(const TimeLoopSettings& settings, double stable_dt);
 //! and a step count a run can reach (fixed-dt apps; `stable_dt` finite > 0).
 std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& settings, double stable_dt);
 
+//! "strata: the run stopped at step N (t = T): ", the start of every message
+//! about a run that stopped after `step` (the watchdog's, a failed write's).
+std::string stopped_at(int step, double time);
+
 //! Runs the loop; collective over `comm`. Rank 0 writes progress to `out`.
 //! At every progress line (and every app-chosen dt) the state is checked for
 //! NaN and infinities: a run that has blown up stops with RunOutcome::Stopped.
