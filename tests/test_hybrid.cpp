@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace strata {
 namespace {
@@ -16,6 +17,24 @@ template <class ExecSpace>
 class Hybrid : public ::testing::Test {};
 TYPED_TEST_SUITE(Hybrid, test::ExecSpaces);
 
+// Why a timing-based test cannot run here ("" if it can): on a GPU the
+// slabs' time at test sizes is launch latency, and oversubscribed ranks
+// measure each other.
+template <class Exec>
+std::string why_not_timed() {
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+    return "timing-based: a device slab's time here is launch latency";
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size > 1 ? "timing-based: oversubscribed ranks measure each other" : "";
+}
+
+// The x and y cells of a timed test's box: growing with the thread count so
+// compute, not launch latency, dominates.
+template <class Exec>
+int timed_side() {
+  return int(96 * std::sqrt(std::max(1.0, Exec().concurrency() / 2.0)));
+}
 
 template <class Exec>
 HostBlock run(MPI_Comm comm, std::array<int, 3> dims, const HybridSettings& hybrid, int steps,
@@ -61,12 +80,8 @@ TYPED_TEST(Hybrid, MovingPlanesKeepsTheFieldBitIdentical) {
 // grow with the thread count so compute, not launch latency, dominates. On
 // a GPU the slabs' time at test sizes is launch latency alone: host spaces only.
 TYPED_TEST(Hybrid, AutoFindsTheShareOfAnInjectedSlowdown) {
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible)
-    GTEST_SKIP() << "timing-based: a device slab's time here is launch latency";
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 1) GTEST_SKIP() << "timing-based: oversubscribed ranks measure each other";
-  const int side = int(96 * std::sqrt(std::max(1.0, TypeParam().concurrency() / 2.0)));
+  if (const std::string why = why_not_timed<TypeParam>(); !why.empty()) GTEST_SKIP() << why;
+  const int side = timed_side<TypeParam>();
   for (int repeats : {1, 3}) {
     HybridSettings hybrid;
     hybrid.share.automatic = true;
@@ -91,12 +106,8 @@ TYPED_TEST(Hybrid, AutoFindsTheShareOfAnInjectedSlowdown) {
 // 40 planes on the host back towards the device (balance at 24). Timing
 // based as the test above: host spaces, one rank, three tries each.
 TYPED_TEST(Hybrid, RebalancingMovesPlanesAwayFromTheSlowerSlab) {
-  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename TypeParam::memory_space>::accessible)
-    GTEST_SKIP() << "timing-based: a device slab's time here is launch latency";
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size > 1) GTEST_SKIP() << "timing-based: oversubscribed ranks measure each other";
-  const int side = int(96 * std::sqrt(std::max(1.0, TypeParam().concurrency() / 2.0)));
+  if (const std::string why = why_not_timed<TypeParam>(); !why.empty()) GTEST_SKIP() << why;
+  const int side = timed_side<TypeParam>();
   const struct {
     int repeats, start;
     bool towards_host;

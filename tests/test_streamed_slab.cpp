@@ -59,16 +59,7 @@ Fields<Exec> level_zero(const Exec& exec, const Box& owned, int ghosts, const Fa
   Fields<Exec> f;
   for (int n = 0; n < 2; ++n) {
     f.emplace_back(n == 0 ? "stream::u" : "stream::v", owned, ghosts);
-    const auto host = Kokkos::create_mirror_view(f[n].view());
-    const Box a = f[n].allocated();
-    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-        for (int i = a.lo[X]; i < a.hi[X]; ++i)
-          host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) =
-              filled.contains(i, j, k) ? (n == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k)
-                                                 : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k))
-                                       : std::numeric_limits<double>::quiet_NaN();
-    Kokkos::deep_copy(f[n].view(), host);
+    test::fill_level_zero(f[n], n, filled);
     fill_wall_ghosts(exec, f[n], walls, coupled_walls()[n], WallFill::All, valid);
   }
   exec.fence();

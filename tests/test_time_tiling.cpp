@@ -88,14 +88,7 @@ Pair<Exec> level_zero(const Exec& exec, const Box& owned, const FaceMask& walls,
   const Box valid = grow_off_walls(owned, walls, layers);
   for (int n = 0; n < 2; ++n) {
     f[n] = FieldOf<Exec>(n == 0 ? "tiling::u" : "tiling::v", owned, layers + 1);
-    const auto host = Kokkos::create_mirror_view(f[n].view());
-    const Box a = f[n].allocated();
-    for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-      for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-        for (int i = a.lo[X]; i < a.hi[X]; ++i)
-          host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) =
-              valid.contains(i, j, k) ? coupled_initial_value(n, i, j, k) : std::numeric_limits<double>::quiet_NaN();
-    Kokkos::deep_copy(f[n].view(), host);
+    test::fill_level_zero(f[n], n, valid);
   }
   fill_walls(exec, f, walls, layers);
   return f;

@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace strata::test {
@@ -40,6 +41,21 @@ struct Coupled {
 inline double coupled_initial_value(int field, int i, int j, int k) {
   return field == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k) + 0.05 * ((i + 2 * j + 3 * k) % 5)
                     : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k);
+}
+
+//! Field `n` of the pair at level 0: coupled_initial_value on the cells of
+//! `valid`, NaN on the rest of its allocation (a read past what a cycle may
+//! read shows).
+template <class Field>
+void fill_level_zero(const Field& f, int n, const Box& valid) {
+  const auto host = Kokkos::create_mirror_view(f.view());
+  const Box a = f.allocated();
+  for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+    for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+      for (int i = a.lo[X]; i < a.hi[X]; ++i)
+        host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) =
+            valid.contains(i, j, k) ? coupled_initial_value(n, i, j, k) : std::numeric_limits<double>::quiet_NaN();
+  Kokkos::deep_copy(f.view(), host);
 }
 
 // Per field, the conditions on the walls normal to x, y and z: nonzero
