@@ -117,20 +117,7 @@ DeckSection::DeckSection(std::shared_ptr<Impl::DeckSource> source, YAML::Node no
 std::string DeckSection::key_path(const std::string& key) const { return join(path_, key); }
 
 std::string DeckSection::own(const DeckKey& key) const {
-  // Section paths match a declared one segment by segment, `*` matching any name.
-  const std::string declared = key.section();
-  std::stringstream want(declared), have(path_);
-  std::string w, h;
-  bool same = true;
-  while (true) {
-    const bool more_want = bool(std::getline(want, w, '.')), more_have = bool(std::getline(have, h, '.'));
-    if (!more_want || !more_have) {
-      same = same && more_want == more_have;
-      break;
-    }
-    same = same && (w == "*" || w == h);
-  }
-  if (!same) throw std::logic_error("deck key " + key.path + " read from section '" + path_ + "'");
+  if (!path_matches(key.section(), path_)) throw std::logic_error("deck key " + key.path + " read from section '" + path_ + "'");
   return key.name();
 }
 

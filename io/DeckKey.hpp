@@ -117,6 +117,12 @@ struct DeckKey {
   bool admits(double value) const;
 };
 
+//! The segments of a dotted path ("" has none).
+std::vector<std::string> path_segments(const std::string& path);
+
+//! Whether a dotted `path` is the `declared` one, a `*` segment matching any name.
+bool path_matches(const std::string& declared, const std::string& path);
+
 //! The keys of an app's deck section, tagged with the app.
 std::vector<DeckKey> app_keys(const std::string& app, std::vector<DeckKey> keys);
 

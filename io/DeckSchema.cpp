@@ -13,21 +13,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::vector<std::string> segments(const std::string& path) {
-  std::vector<std::string> out;
-  std::stringstream ss(path);
-  for (std::string part; std::getline(ss, part, '.');) out.push_back(part);
-  return out;
-}
-
-bool matches(const std::string& declared, const std::string& path) {
-  const auto want = segments(declared), have = segments(path);
-  if (want.size() != have.size()) return false;
-  for (std::size_t n = 0; n < want.size(); ++n)
-    if (want[n] != "*" && want[n] != have[n]) return false;
-  return true;
-}
-
 int list_length(KeyType type) { return type == KeyType::Integers2 ? 2 : 3; }
 
 // JSON of a YAML scalar or list as the key's type reads it.
@@ -197,7 +182,7 @@ DeckSchema::DeckSchema(std::vector<DeckKey> keys, std::vector<std::string> apps)
 
 const DeckKey* DeckSchema::find(const std::string& path) const {
   for (const DeckKey& key : keys_)
-    if (matches(key.path, path)) return &key;
+    if (path_matches(key.path, path)) return &key;
   return nullptr;
 }
 
@@ -209,7 +194,7 @@ std::string DeckSchema::json_schema() const {
             {"type", "object"},
             {"additionalProperties", false}};
   for (const DeckKey& key : keys_) {
-    const std::vector<std::string> path = segments(key.path);
+    const std::vector<std::string> path = path_segments(key.path);
     const std::vector<std::string> section(path.begin(), path.end() - 1);
     make_sections(root, section);
     if (key.required && path.back() != "*") root[schema_of(section)]["required"].push_back(path.back());
