@@ -9,12 +9,14 @@
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
 #include "framework/ExecutionSpaces.hpp"
+#include "framework/HugePages.hpp"
 #include "framework/Stagger.hpp"
 
 #include <Kokkos_Core.hpp>
 
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 namespace strata {
 
@@ -40,6 +42,11 @@ class Field {
     if (storage == FieldStorage::PinnedHost && !host_reaches_space) {
       pinned_ = Kokkos::View<double*, PinnedHostSpace>(name, std::size_t(a.num_cells()));
       view_ = view_type(pinned_.data(), a.extent(Z), a.extent(Y), a.extent(X));
+    } else if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
+      // Huge pages must be asked for before the zeroing touches the memory.
+      view_ = view_type(Kokkos::view_alloc(name, Kokkos::WithoutInitializing), a.extent(Z), a.extent(Y), a.extent(X));
+      advise_huge_pages(view_.data(), view_.span() * sizeof(double));
+      Kokkos::deep_copy(view_, 0.0);
     } else {
       view_ = view_type(name, a.extent(Z), a.extent(Y), a.extent(X));
     }
