@@ -85,8 +85,12 @@ struct TimeTilingConfig {
   bool requested() const { return steps > 1 || automatic; }
 };
 
-//! The most steps `time_tiling.steps: auto` tries (ghost layers allow).
-constexpr int most_auto_tiled_steps = 8;
+//! The most steps `time_tiling.steps: auto` tries unless halo.width allows
+//! more. Every candidate runs with the deepest one's ghost layers, and with
+//! 8 of them 4-step cycles ran up to 1.3x slower (cardiac 256^3), while
+//! 8-step cycles never beat 4 by more than 3% on the 2-core VM
+//! (docs/time-tiling.md).
+constexpr int most_auto_tiled_steps = 4;
 
 struct RunConfig {
   std::string deck_path;
