@@ -7,7 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cstdint>
+#include <fstream>
 #include <functional>
+#include <sstream>
+#include <string>
 #include <vector>
 
 namespace strata {
@@ -234,6 +238,51 @@ TEST(HostWidthProbe, ProbesEachWidthInTurnThenKeepsTheFaster) {
 
 // GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
 // never wider than the box along an axis where a narrower one fits.
+// The system's transparent-huge-page mode: always, madvise or never.
+std::string huge_page_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  std::getline(in, line);
+  const auto open = line.find('['), close = line.find(']');
+  return open == std::string::npos || close == std::string::npos ? "" : line.substr(open + 1, close - open - 1);
+}
+
+// /proc/self/smaps' THPeligible for the mapping that holds `address`
+// (1: the kernel may back it with huge pages), or -1 where it says nothing.
+int huge_page_eligible(const void* address) {
+  const auto at = reinterpret_cast<std::uintptr_t>(address);
+  std::ifstream smaps("/proc/self/smaps");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> lo >> dash >> hi && dash == '-') {
+      inside = lo <= at && at < hi;
+    } else if (inside && line.rfind("THPeligible:", 0) == 0) {
+      return std::stoi(line.substr(12));
+    }
+  }
+  return -1;
+}
+
+// Host fields are zeroed, and advised onto huge pages before the zeroing
+// touches them (framework/HugePages.hpp): with Debian's `madvise` mode no
+// mapping is eligible unless advised.
+TEST(HostField, LargeFieldsAreZeroedAndEligibleForHugePages) {
+  const std::string mode = huge_page_mode();
+  if (mode != "madvise" && mode != "always") GTEST_SKIP() << "transparent huge pages are '" << mode << "' here";
+  Field<Kokkos::HostSpace> f("big", box_of_size(160, 160, 160), 1);  // 34 MiB
+  const auto begin = reinterpret_cast<std::uintptr_t>(f.view().data());
+  constexpr std::uintptr_t huge_page = std::uintptr_t(2) << 20;
+  const void* inner = reinterpret_cast<const void*>(((begin + huge_page - 1) & ~(huge_page - 1)) + huge_page / 2);
+  const int eligible = huge_page_eligible(inner);
+  if (eligible < 0) GTEST_SKIP() << "/proc/self/smaps has no THPeligible line (kernel older than 5.0)";
+  EXPECT_EQ(eligible, 1) << "the field's memory is not advised for huge pages (mode " << mode << ")";
+  const double* v = f.view().data();
+  for (std::size_t n = 0; n < f.view().span(); ++n) ASSERT_EQ(v[n], 0.0) << "element " << n;
+}
+
 TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   using Tile = std::array<int, 3>;
   EXPECT_EQ(Impl::device_tile(box_of_size(512, 512, 512)), (Tile{128, 2, 1}));
