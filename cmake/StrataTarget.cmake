@@ -20,8 +20,8 @@ set(STRATA_WARNINGS -Wall -Wextra -Wshadow -Wnon-virtual-dtor -Wpedantic)
 # in Serial-only builds. Nothing reads errno, and setting it keeps sqrt out
 # of vector loops. On a build machine with AVX-512, GCC and Clang still
 # vectorise with 256-bit registers unless told otherwise; the time-tiled
-# sweeps, which run from cache, gain 4-9% with the full width
-# (docs/time-tiling.md).
+# sweeps, which run from cache, gain with the full width (heat3d 256^3:
+# 4% in heat_bench, 9-14% in whole runs; docs/performance-notes.md).
 set(STRATA_HOST_FLAGS -fopenmp-simd -fno-math-errno)
 if(STRATA_NATIVE)
   list(APPEND STRATA_HOST_FLAGS -march=native)

@@ -4,9 +4,9 @@
 //! (transparent huge pages), where the system leaves that to the program
 //! (`madvise` mode, Debian's default). A stencil sweep touches rows on
 //! several planes megabytes apart: with 4 KiB pages each row is its own TLB
-//! entry, and the physical pages under a tile's cache-resident plane windows
-//! land on L2 sets at random, so runs of the same binary differed by up to
-//! 25% (docs/time-tiling.md). Call before the memory is first touched.
+//! entry, and the physical pages under the planes a time tile reads land on
+//! L2 sets at random, so runs of the same binary differed by up to a third
+//! (docs/performance-notes.md). Call before the memory is first touched.
 
 #include <cstddef>
 

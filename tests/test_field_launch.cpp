@@ -236,8 +236,6 @@ TEST(HostWidthProbe, ProbesEachWidthInTurnThenKeepsTheFaster) {
   }
 }
 
-// GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
-// never wider than the box along an axis where a narrower one fits.
 // The system's transparent-huge-page mode: always, madvise or never.
 std::string huge_page_mode() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
@@ -283,6 +281,8 @@ TEST(HostField, LargeFieldsAreZeroedAndEligibleForHugePages) {
   for (std::size_t n = 0; n < f.view().span(); ++n) ASSERT_EQ(v[n], 0.0) << "element " << n;
 }
 
+// GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
+// never wider than the box along an axis where a narrower one fits.
 TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   using Tile = std::array<int, 3>;
   EXPECT_EQ(Impl::device_tile(box_of_size(512, 512, 512)), (Tile{128, 2, 1}));
