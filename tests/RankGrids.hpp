@@ -48,4 +48,18 @@ inline std::vector<std::pair<std::array<int, 3>, std::array<int, 3>>> uneven_gri
   return grids;
 }
 
+//! uneven_grids(comm, per_rank) as test cases: a default `Case` for each,
+//! with its `dims` and `cells` set.
+template <class Case>
+std::vector<Case> cases_on_uneven_grids(MPI_Comm comm, const std::array<int, 3>& per_rank) {
+  std::vector<Case> cases;
+  for (const auto& [dims, cells] : uneven_grids(comm, per_rank)) {
+    Case c;
+    c.dims = dims;
+    c.cells = cells;
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 }  // namespace strata::test

@@ -122,14 +122,7 @@ std::int64_t budget_for(const DomainCase& c, int planes) {
 // (x and y split unevenly), z deep enough for chunks of 6 planes to
 // stream a device slab of 0.7 of it.
 std::vector<DomainCase> grids_for_this_rank_count() {
-  std::vector<DomainCase> grids;
-  for (const auto& [dims, cells] : test::uneven_grids(MPI_COMM_WORLD, {9, 9, 40})) {
-    DomainCase c;
-    c.dims = dims;
-    c.cells = cells;
-    grids.push_back(c);
-  }
-  return grids;
+  return test::cases_on_uneven_grids<DomainCase>(MPI_COMM_WORLD, {9, 9, 40});
 }
 
 // Cells where two runs' blocks of this rank differ, summed over ranks.

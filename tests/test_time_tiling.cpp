@@ -359,14 +359,7 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
 // (a cycle of 8 steps needs a halo 8 deep), unevenly split, and z deep
 // enough for two slabs of 8 planes on one rank.
 std::vector<DomainCase> grids_for_this_rank_count() {
-  std::vector<DomainCase> grids;
-  for (const auto& [dims, cells] : test::uneven_grids(MPI_COMM_WORLD, {9, 9, 17})) {
-    DomainCase c;
-    c.dims = dims;
-    c.cells = cells;
-    grids.push_back(c);
-  }
-  return grids;
+  return test::cases_on_uneven_grids<DomainCase>(MPI_COMM_WORLD, {9, 9, 17});
 }
 
 // The untiled run of `grid` on one rank and one slab.
