@@ -12,6 +12,7 @@
 
 #include "framework/Box.hpp"
 #include "framework/HostLaunchWidth.hpp"
+#include "framework/InlineKernels.hpp"
 #include "framework/Region.hpp"
 #include "framework/Timers.hpp"
 
@@ -96,7 +97,7 @@ struct RowRuns {
   Kernel kernel;
   std::int64_t runs;
 
-  void operator()(std::int64_t run) const {
+  STRATA_INLINE_KERNEL void operator()(std::int64_t run) const {
     // A local copy: stores through the kernel's output pointers cannot
     // alias it, so its coefficients and pointers stay in registers.
     const Kernel f = kernel;

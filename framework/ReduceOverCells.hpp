@@ -12,6 +12,7 @@
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/InlineKernels.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -77,7 +78,7 @@ namespace Impl {
 // One row of a single reduction from its identity, vectorised; the caller
 // combines rows, so results do not depend on how rows fall to threads.
 template <class Value>
-double reduce_row(Sum, int ilo, int ihi, int j, int k, const Value& value) {
+STRATA_INLINE_KERNEL double reduce_row(Sum, int ilo, int ihi, int j, int k, const Value& value) {
   double acc = 0.0;
 #pragma omp simd reduction(+ : acc)
   for (int i = ilo; i < ihi; ++i) acc += value(i, j, k);
@@ -85,7 +86,7 @@ double reduce_row(Sum, int ilo, int ihi, int j, int k, const Value& value) {
 }
 
 template <class Value>
-double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
+STRATA_INLINE_KERNEL double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
   double acc = Max::identity();
 #pragma omp simd reduction(max : acc)
   for (int i = ilo; i < ihi; ++i) {
@@ -96,7 +97,7 @@ double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
 }
 
 template <class Value>
-double reduce_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
+STRATA_INLINE_KERNEL double reduce_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
   double acc = Min::identity();
 #pragma omp simd reduction(min : acc)
   for (int i = ilo; i < ihi; ++i) {
