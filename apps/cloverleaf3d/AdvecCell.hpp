@@ -52,22 +52,32 @@ KOKKOS_FORCEINLINE_FUNCTION double cell_limiter(double upwind, double donor, dou
          smaller(::fabs(diffuw), smaller(::fabs(diffdw), one_by_six * (sigma3 * ::fabs(diffuw) + sigma4 * ::fabs(diffdw))));
 }
 
-//! Mass and energy fluxes through the faces normal to `Axis`: face g lies
-//! between cells g-1 and g; the donor is the cell the flow comes from.
+//! One cell sweep along `Axis` in one pass: each cell computes the mass and
+//! energy fluxes through its two faces normal to Axis (face g lies between
+//! cells g-1 and g; the donor is the cell the flow comes from) and from them
+//! its new density and energy, which go to `density_out`/`energy_out` since
+//! its neighbours still read the old ones. The mass fluxes are kept for the
+//! momentum sweep: each cell stores its low face's, the last cell its high
+//! (shared) face's too; the faces beyond come with the momentum halo. (The
+//! reference also computes the first of those, clamping its upwind cell to
+//! its ghosts, and then overwrites it with its halo.)
 template <int Axis>
-struct AdvecCellFlux {
-  int upwind_limit;  //!< highest cell the upwind cell may be (the reference clamps it to the slab's ghosts)
+struct AdvecCellSweep {
+  int last;  //!< the slab's last cell along Axis
   CellArray<const double> vol_flux, pre_vol, density1, energy1;
-  CellArray<double> mass_flux, ener_flux;
+  CellArray<double> mass_flux, density_out, energy_out;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+  struct FaceFlux {
+    double mass, energy;
+  };
+
+  KOKKOS_FORCEINLINE_FUNCTION FaceFlux face_flux(int i, int j, int k) const {
     const double vf = vol_flux(i, j, k);
     const bool forward = vf > 0.0;
-    const bool clamped = coordinate<Axis>(i, j, k) + 1 > upwind_limit;
     const auto pick = [&](const CellArray<const double>& q, double& upwind, double& donor, double& downwind) {
       const double m2 = shifted<Axis>(q, i, j, k, -2), m1 = shifted<Axis>(q, i, j, k, -1), c = q(i, j, k),
                    p1 = shifted<Axis>(q, i, j, k, 1);
-      upwind = forward ? m2 : (clamped ? c : p1);
+      upwind = forward ? m2 : p1;
       donor = forward ? m1 : c;
       downwind = forward ? c : m1;
     };
@@ -78,27 +88,22 @@ struct AdvecCellFlux {
     double upwind, donor, downwind;
     pick(density1, upwind, donor, downwind);
     const double mf = vf * (donor + cell_limiter(upwind, donor, downwind, sigmat, sigma3, sigma4));
-    mass_flux(i, j, k) = mf;
     const double sigmam = ::fabs(mf) / (donor * donor_volume);
     pick(energy1, upwind, donor, downwind);
-    ener_flux(i, j, k) = mf * (donor + cell_limiter(upwind, donor, downwind, sigmam, sigma3, sigma4));
+    return {mf, mf * (donor + cell_limiter(upwind, donor, downwind, sigmam, sigma3, sigma4))};
   }
-};
-
-//! New density and energy of each cell from the fluxes through its two faces along `Axis`.
-template <int Axis>
-struct AdvecCellUpdate {
-  CellArray<const double> vol_flux, mass_flux, ener_flux, pre_vol;
-  CellArray<double> density1, energy1;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const FaceFlux low = face_flux(i, j, k);
+    const FaceFlux high = face_flux(i + (Axis == 0), j + (Axis == 1), k + (Axis == 2));
+    mass_flux(i, j, k) = low.mass;
+    if (coordinate<Axis>(i, j, k) == last) shifted<Axis>(mass_flux, i, j, k, 1) = high.mass;
     const double pre_mass = density1(i, j, k) * pre_vol(i, j, k);
-    const double post_mass = pre_mass + mass_flux(i, j, k) - shifted<Axis>(mass_flux, i, j, k, 1);
-    const double post_ener =
-        (energy1(i, j, k) * pre_mass + ener_flux(i, j, k) - shifted<Axis>(ener_flux, i, j, k, 1)) / post_mass;
+    const double post_mass = pre_mass + low.mass - high.mass;
+    const double post_ener = (energy1(i, j, k) * pre_mass + low.energy - high.energy) / post_mass;
     const double advec_vol = pre_vol(i, j, k) + vol_flux(i, j, k) - shifted<Axis>(vol_flux, i, j, k, 1);
-    density1(i, j, k) = post_mass / advec_vol;
-    energy1(i, j, k) = post_ener;
+    density_out(i, j, k) = post_mass / advec_vol;
+    energy_out(i, j, k) = post_ener;
   }
 };
 

@@ -13,20 +13,19 @@
 
 namespace strata::cloverleaf {
 
-//! Cell volumes after (post_vol) and before (pre_vol) the sweep along
-//! `axis`: post_vol adds the fluxes of the `count` axes in `later` (the
-//! sweeps still to come), in that order, pre_vol those of `axis` too.
+//! Cell volumes after the sweep (post_vol): the cell volume plus the net
+//! fluxes of the `count` axes in `later` (the sweeps still to come), in that
+//! order. (The reference also forms the volume before the sweep, unread.)
 struct AdvecMomVolume {
   Mesh mesh;
-  int axis, count, later[2];
+  int count, later[2];
   FaceFluxes vol_flux;
-  CellArray<double> pre_vol, post_vol;
+  CellArray<double> post_vol;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     double post = mesh.volume();
     for (int n = 0; n < count; ++n) post = post + vol_flux.high(later[n], i, j, k) - vol_flux.low(later[n], i, j, k);
     post_vol(i, j, k) = post;
-    pre_vol(i, j, k) = post + vol_flux.high(axis, i, j, k) - vol_flux.low(axis, i, j, k);
   }
 };
 
@@ -72,42 +71,58 @@ struct NodeMass {
   }
 };
 
-//! Momentum flux of one velocity component between nodes along `Axis`:
-//! the donor node's velocity with a limited correction, times the node flux.
+//! Momentum fluxes of one sweep along `Axis` through the face between each
+//! node and the next, all three velocity components in one pass: the donor
+//! node's velocity with a limited correction, times the node flux there.
+//! The components share the node flux, its direction and the fraction sigma
+//! of the donor node's mass it carries (one division for three).
 template <int Axis>
-struct MomentumFlux {
+struct MomentumFluxes {
   double width;  //!< node spacing along Axis (celldx/dy/dz, uniform)
-  CellArray<const double> vel1, node_flux, node_mass_pre;
-  CellArray<double> mom_flux;
+  CellArray<const double> node_flux, node_mass_pre, xvel1, yvel1, zvel1;
+  CellArray<double> xflux, yflux, zflux;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const double flux = node_flux(i, j, k);
     const bool backward = flux < 0.0;
-    const double m1 = shifted<Axis>(vel1, i, j, k, -1), c = vel1(i, j, k), p1 = shifted<Axis>(vel1, i, j, k, 1),
-                 p2 = shifted<Axis>(vel1, i, j, k, 2);
-    const double upwind = backward ? p2 : m1, v_donor = backward ? p1 : c, downwind = backward ? c : p1;
     const double donor_mass = backward ? shifted<Axis>(node_mass_pre, i, j, k, 1) : node_mass_pre(i, j, k);
     const double sigma = ::fabs(flux) / donor_mass;
-    const double vdiffuw = v_donor - upwind;
-    const double vdiffdw = downwind - v_donor;
-    const double auw = ::fabs(vdiffuw), adw = ::fabs(vdiffdw);
-    const double wind = vdiffdw <= 0.0 ? -1.0 : 1.0;
-    const double limited = wind * smaller(width * ((2.0 - sigma) * adw / width + (1.0 + sigma) * auw / width) / 6.0,
-                                         smaller(auw, adw));
-    const double limiter = vdiffuw * vdiffdw > 0.0 ? limited : 0.0;
-    mom_flux(i, j, k) = (v_donor + (1.0 - sigma) * limiter) * flux;
+    // Written out per component (not a loop over an array of them), so that
+    // the i loop vectorises with contiguous loads.
+    const auto momentum_flux = [&](const CellArray<const double>& v) {
+      const double m1 = shifted<Axis>(v, i, j, k, -1), c = v(i, j, k), p1 = shifted<Axis>(v, i, j, k, 1),
+                   p2 = shifted<Axis>(v, i, j, k, 2);
+      const double upwind = backward ? p2 : m1, v_donor = backward ? p1 : c, downwind = backward ? c : p1;
+      const double vdiffuw = v_donor - upwind;
+      const double vdiffdw = downwind - v_donor;
+      const double auw = ::fabs(vdiffuw), adw = ::fabs(vdiffdw);
+      const double wind = vdiffdw <= 0.0 ? -1.0 : 1.0;
+      const double limited = wind * smaller(width * ((2.0 - sigma) * adw / width + (1.0 + sigma) * auw / width) / 6.0,
+                                            smaller(auw, adw));
+      const double limiter = vdiffuw * vdiffdw > 0.0 ? limited : 0.0;
+      return (v_donor + (1.0 - sigma) * limiter) * flux;
+    };
+    xflux(i, j, k) = momentum_flux(xvel1);
+    yflux(i, j, k) = momentum_flux(yvel1);
+    zflux(i, j, k) = momentum_flux(zvel1);
   }
 };
 
-//! The new velocity component at each node.
+//! The new velocity at each node, all three components: momentum in, plus
+//! the flux through the face below, minus the one above, per new mass.
 template <int Axis>
 struct MomentumUpdate {
-  CellArray<const double> node_mass_pre, node_mass_post, mom_flux;
-  CellArray<double> vel1;
+  CellArray<const double> node_mass_pre, node_mass_post, xflux, yflux, zflux;
+  CellArray<double> xvel1, yvel1, zvel1;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const double in = shifted<Axis>(mom_flux, i, j, k, -1);
-    vel1(i, j, k) = (vel1(i, j, k) * node_mass_pre(i, j, k) + in - mom_flux(i, j, k)) / node_mass_post(i, j, k);
+    const double mass_pre = node_mass_pre(i, j, k), mass_post = node_mass_post(i, j, k);
+    const auto update = [&](const CellArray<double>& v, const CellArray<const double>& flux) {
+      v(i, j, k) = (v(i, j, k) * mass_pre + shifted<Axis>(flux, i, j, k, -1) - flux(i, j, k)) / mass_post;
+    };
+    update(xvel1, xflux);
+    update(yvel1, yflux);
+    update(zvel1, zflux);
   }
 };
 

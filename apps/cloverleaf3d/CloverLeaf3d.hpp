@@ -20,7 +20,6 @@
 #include "apps/cloverleaf3d/KnownSolutions.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "apps/cloverleaf3d/PdV.hpp"
-#include "apps/cloverleaf3d/ResetField.hpp"
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "apps/common/HybridSimulation.hpp"
@@ -123,7 +122,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
       return InitialState{mesh, table, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
                           f[YVEL0].cells(), f[ZVEL0].cells()};
     });
-    ideal_gas(DENSITY0, ENERGY0);
+    ideal_gas();
   }
 
   double stable_dt() const override { return dt_old_; }
@@ -153,7 +152,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     domain_.begin_step();
     {
       auto t = timers.time("ideal gas");
-      ideal_gas(DENSITY0, ENERGY0);
+      ideal_gas();
     }
     domain_.exchange(TIMESTEP_HALO, timers);
     {
@@ -181,13 +180,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   void advance(double /*time*/, double dt, Timers& timers) override {
     lagrangian_step(dt, timers);
     advection(timers);
-    {
-      auto t = timers.time("reset");
-      domain_.launch(bounds(0, 0), [](const auto& f) { return ResetField{f[DENSITY1].cells(), f[DENSITY0].cells()}; });
-      domain_.launch(bounds(0, 0), [](const auto& f) { return ResetField{f[ENERGY1].cells(), f[ENERGY0].cells()}; });
-      for (int a = 0; a < 3; ++a)
-        domain_.launch(bounds(0, 1), [a](const auto& f) { return ResetField{f[XVEL1 + 2 * a].cells(), f[XVEL0 + 2 * a].cells()}; });
-    }
+    // The advected state becomes the next step's start. Only owned cells
+    // and nodes of the swapped-in fields are current: the step refreshes
+    // the ghosts it reads (density0's in the timestep halo).
+    for (int id : {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0}) domain_.swap_fields(id, id + 1);
     advect_x_first_ = !advect_x_first_;
     ++steps_;
     domain_.end_step();
@@ -270,13 +266,14 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
  private:
 
-  void ideal_gas(int density, int energy) {
-    domain_.launch(bounds(0, 0), [=](const auto& f) {
-      return IdealGas{f[density].cells(), f[energy].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
+  // Pressure and sound speed of the step's start state.
+  void ideal_gas() {
+    domain_.launch(bounds(0, 0), [](const auto& f) {
+      return IdealGas{f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
     });
   }
 
-  // PdV predictor, its equation of state and pressure halo, revert,
+  // PdV predictor (with its equation of state) and pressure halo,
   // acceleration, PdV corrector and the face volume fluxes.
   void lagrangian_step(double dt, Timers& timers) {
     const Mesh mesh = mesh_;
@@ -286,21 +283,11 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
         return PdV<decltype(predict)::value>{mesh, dt, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
                    f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
                    f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
-                   f[ENERGY1].cells()};
+                   f[ENERGY1].cells(), f[PRESSURE].cells()};
       });
     };
     pdv(std::true_type());
-    {
-      auto t = timers.time("ideal gas");
-      ideal_gas(DENSITY1, ENERGY1);
-    }
     domain_.exchange(PRESSURE_HALO, timers);
-    {
-      auto t = timers.time("revert");
-      domain_.launch(bounds(0, 0), [](const auto& f) {
-        return Revert{f[DENSITY0].cells(), f[ENERGY0].cells(), f[DENSITY1].cells(), f[ENERGY1].cells()};
-      });
-    }
     {
       auto t = timers.time("accelerate");
       domain_.launch(bounds(0, 1), [=](const auto& f) {
@@ -369,11 +356,11 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
       const int inside = side == 0 ? global.lo[Z] + 1 : global.hi[Z] - 2;
       if (axis == X)
         domain_.launch(line, [=](const auto& f) {
-          return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[MOM_FLUX].cells()};
+          return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
         });
       else
         domain_.launch(line, [=](const auto& f) {
-          return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[MOM_FLUX].cells()};
+          return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
         });
     }
   }
@@ -386,24 +373,25 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
                                               : AdvecCellVolume::OneAxis;
     // The middle (y) sweep also counts the flux of the axis still to come.
     const int second = advect_x_first_ ? Z : X;
-    domain_.launch(bounds(-2, 2), [=](const auto& f) {
+    // pre_vol of the cells a sweep reads: its own and one each side along the axis.
+    domain_.launch(bounds_along(axis, -1, 1, 0, 0), [=](const auto& f) {
       return AdvecCellVolume{mesh, form, axis, second,
                              FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
                              f[PRE_VOL].cells()};
     });
     lagged_wall_flux(axis, false);
+    // The new density and energy go to the density0 and energy0 fields,
+    // which the advection does not read, and become density1/energy1 by a swap.
     dispatch_axis(axis, [&](auto axis_tag) {
       constexpr int A = decltype(axis_tag)::value;
-      domain_.launch(bounds_along(A, 0, 2, 0, 0), [=](const auto& f) {
-        return AdvecCellFlux<A>{f[DENSITY1].owned().hi[A] + 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
-                                f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
-                                f[ENER_FLUX].cells()};
-      });
       domain_.launch(bounds(0, 0), [=](const auto& f) {
-        return AdvecCellUpdate<A>{f[VOL_FLUX_X + A].cells(), f[MASS_FLUX_X + A].cells(), f[ENER_FLUX].cells(),
-                                  f[PRE_VOL].cells(), f[DENSITY1].cells(), f[ENERGY1].cells()};
+        return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
+                                 f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
+                                 f[DENSITY0].cells(), f[ENERGY0].cells()};
       });
     });
+    domain_.swap_fields(DENSITY0, DENSITY1);
+    domain_.swap_fields(ENERGY0, ENERGY1);
   }
 
   void advect_momentum(int axis, int sweep, Timers& timers) {
@@ -412,7 +400,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     // post_vol adds the fluxes of the sweeps still to come, in the order
     // the reference sums them: the other two axes in the first sweep, the
     // last axis in the second, none in the third.
-    AdvecMomVolume volume{mesh, axis, 0, {0, 0}, {}, {}, {}};
+    AdvecMomVolume volume{mesh, 0, {0, 0}, {}, {}};
     if (sweep == 1) {
       volume.count = 2;
       volume.later[0] = axis == X ? Y : X;
@@ -421,10 +409,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
       volume.count = 1;
       volume.later[0] = advect_x_first_ ? Z : X;
     }
-    domain_.launch(bounds(-2, 2), [=](const auto& f) {
+    // post_vol of the cells around the nodes NodeMass covers.
+    domain_.launch(bounds_along(axis, -2, 2, -1, 1), [=](const auto& f) {
       AdvecMomVolume v = volume;
       v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
-      v.pre_vol = f[PRE_VOL].cells();
       v.post_vol = f[POST_VOL].cells();
       return v;
     });
@@ -439,17 +427,22 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
                            f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
       });
       const double width = widths[A];
-      for (int component = 0; component < 3; ++component) {
-        const int vel = XVEL1 + 2 * component;
-        domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
-          return MomentumFlux<A>{width, f[vel].cells(), f[NODE_FLUX].cells(), f[NODE_MASS_PRE].cells(),
-                                 f[MOM_FLUX].cells()};
-        });
-        domain_.launch(bounds(0, 1), [=](const auto& f) {
-          return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX].cells(),
-                                   f[vel].cells()};
-        });
-      }
+      domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
+        return MomentumFluxes<A>{width,
+                                 f[NODE_FLUX].cells(),
+                                 f[NODE_MASS_PRE].cells(),
+                                 f[XVEL1].cells(),
+                                 f[YVEL1].cells(),
+                                 f[ZVEL1].cells(),
+                                 f[MOM_FLUX_X].cells(),
+                                 f[MOM_FLUX_Y].cells(),
+                                 f[MOM_FLUX_Z].cells()};
+      });
+      domain_.launch(bounds(0, 1), [=](const auto& f) {
+        return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX_X].cells(),
+                                 f[MOM_FLUX_Y].cells(), f[MOM_FLUX_Z].cells(), f[XVEL1].cells(),
+                                 f[YVEL1].cells(), f[ZVEL1].cells()};
+      });
     });
   }
 

@@ -18,7 +18,7 @@ enum FieldId : int {
   XVEL0, XVEL1, YVEL0, YVEL1, ZVEL0, ZVEL1,
   VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z, MASS_FLUX_X, MASS_FLUX_Y, MASS_FLUX_Z,
   // work arrays
-  PRE_VOL, POST_VOL, ENER_FLUX, NODE_FLUX, NODE_MASS_POST, NODE_MASS_PRE, MOM_FLUX,
+  PRE_VOL, POST_VOL, NODE_FLUX, NODE_MASS_POST, NODE_MASS_PRE, MOM_FLUX_X, MOM_FLUX_Y, MOM_FLUX_Z, KEPT_WALL_FLUX,
   NUM_FIELDS
 };
 
@@ -57,7 +57,8 @@ inline void declare_fields(HybridSettings& s) {
   };
   const WallConditions scalar{even, even, even};
   s.fields.assign(NUM_FIELDS, FieldSpec(""));
-  const char* work[] = {"pre_vol", "post_vol", "ener_flux", "node_flux", "node_mass_post", "node_mass_pre", "mom_flux"};
+  const char* work[] = {"pre_vol", "post_vol", "node_flux", "node_mass_post", "node_mass_pre",
+                        "mom_flux_x", "mom_flux_y", "mom_flux_z", "kept_wall_flux"};
   for (int id = PRE_VOL; id < NUM_FIELDS; ++id) s.fields[id] = FieldSpec(work[id - PRE_VOL]);
   const auto cell = [&](int id, const char* name) { s.fields[id] = FieldSpec(name, cell_centred(), scalar); };
   cell(DENSITY0, "density0");

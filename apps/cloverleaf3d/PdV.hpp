@@ -4,7 +4,13 @@
 //! the faces' motion over dt: with the start-of-step velocities and half
 //! the step for the predictor, with the average of the start and end
 //! velocities and the whole step for the corrector.
+//!
+//! The predictor's density and energy serve only its pressure (the
+//! acceleration's), so it writes that pressure in their place, where the
+//! reference stores them, computes the equation of state in a second pass
+//! and then copies the start-of-step values back for the corrector.
 
+#include "apps/cloverleaf3d/IdealGas.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "framework/CellArray.hpp"
 
@@ -20,7 +26,9 @@ struct PdV {
   double dt;
   CellArray<const double> density0, energy0, pressure, viscosity;
   CellArray<const double> xvel0, yvel0, zvel0, xvel1, yvel1, zvel1;  //!< xvel1.. unread when predicting
-  CellArray<double> density1, energy1;
+  //! The corrector's outputs; the predictor writes `predicted_pressure`
+  //! (the pressure field: each cell reads its own pressure before).
+  CellArray<double> density1, energy1, predicted_pressure;
 
   // Velocity sums over the four nodes of a face: `u` at the face's nodes
   // plus `w` there (w = u when predicting, the end-of-step velocity else).
@@ -57,19 +65,14 @@ struct PdV {
     const double recip_volume = 1.0 / volume;
     const double d0 = density0(i, j, k);
     const double energy_change = (pressure(i, j, k) / d0 + viscosity(i, j, k) / d0) * total_flux * recip_volume;
-    energy1(i, j, k) = energy0(i, j, k) - energy_change;
-    density1(i, j, k) = d0 * volume_change;
-  }
-};
-
-//! Undoes the predictor: the corrector starts again from the step's start.
-struct Revert {
-  CellArray<const double> density0, energy0;
-  CellArray<double> density1, energy1;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    density1(i, j, k) = density0(i, j, k);
-    energy1(i, j, k) = energy0(i, j, k);
+    const double energy = energy0(i, j, k) - energy_change;
+    const double density = d0 * volume_change;
+    if constexpr (Predict) {
+      predicted_pressure(i, j, k) = ideal_gas_pressure(density, energy);
+    } else {
+      energy1(i, j, k) = energy;
+      density1(i, j, k) = density;
+    }
   }
 };
 
