@@ -30,8 +30,7 @@ using Exec = Kokkos::DefaultHostExecutionSpace;
 // (a field both read and written counts twice); 8 bytes each.
 const std::map<std::string, double> fields_per_cell = {
     {"ideal gas", 4.0},                 // density, energy in; pressure, sound speed out
-    {"viscosity", 6.0},                 // density, pressure, 3 velocities in; viscosity out
-    {"timestep", 6.0},                  // density, viscosity, sound speed, 3 velocities
+    {"viscosity and timestep", 7.0},    // density, pressure, sound speed, 3 velocities in; viscosity out
     {"PdV", 8.0 + 12.0},                // predictor (7 in, pressure out) and corrector (10 in, 2 out)
     {"accelerate", 9.0},                // 6 in, 3 out
     {"flux calc", 9.0},                 // 3 x (2 velocities in, 1 flux out)

@@ -79,18 +79,20 @@ namespace Impl {
 // combines rows, so results do not depend on how rows fall to threads.
 template <class Value>
 STRATA_INLINE_KERNEL double reduce_row(Sum, int ilo, int ihi, int j, int k, const Value& value) {
+  const Value f = value;  // a local copy, as in RowRuns: a value that also stores cannot alias it
   double acc = 0.0;
 #pragma omp simd reduction(+ : acc)
-  for (int i = ilo; i < ihi; ++i) acc += value(i, j, k);
+  for (int i = ilo; i < ihi; ++i) acc += f(i, j, k);
   return acc;
 }
 
 template <class Value>
 STRATA_INLINE_KERNEL double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
+  const Value f = value;
   double acc = Max::identity();
 #pragma omp simd reduction(max : acc)
   for (int i = ilo; i < ihi; ++i) {
-    const double v = value(i, j, k);
+    const double v = f(i, j, k);
     acc = v > acc ? v : acc;
   }
   return acc;
@@ -98,10 +100,11 @@ STRATA_INLINE_KERNEL double reduce_row(Max, int ilo, int ihi, int j, int k, cons
 
 template <class Value>
 STRATA_INLINE_KERNEL double reduce_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
+  const Value f = value;
   double acc = Min::identity();
 #pragma omp simd reduction(min : acc)
   for (int i = ilo; i < ihi; ++i) {
-    const double v = value(i, j, k);
+    const double v = f(i, j, k);
     acc = v < acc ? v : acc;
   }
   return acc;

@@ -155,20 +155,20 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
       ideal_gas();
     }
     domain_.exchange(TIMESTEP_HALO, timers);
+    const CloverParams params = params_;
+    double limit;
     {
-      auto t = timers.time("viscosity");
-      domain_.launch(bounds(0, 0), [=](const auto& f) {
-        return Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
-                         f[ZVEL0].cells(), f[VISCOSITY].cells()};
+      auto t = timers.time("viscosity and timestep");
+      limit = domain_.min([=](const auto& f) {
+        return ViscousTimestepLimit{
+            Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                      f[ZVEL0].cells()},
+            TimestepLimit(mesh, params, f[DENSITY0].cells(), f[SOUNDSPEED].cells(), f[XVEL0].cells(),
+                          f[YVEL0].cells(), f[ZVEL0].cells()),
+            f[VISCOSITY].cells()};
       });
     }
     domain_.exchange(VISCOSITY_HALO, timers);
-    auto t = timers.time("timestep");
-    const CloverParams params = params_;
-    const double limit = domain_.min([=](const auto& f) {
-      return TimestepLimit(mesh, params, f[DENSITY0].cells(), f[VISCOSITY].cells(), f[SOUNDSPEED].cells(),
-                           f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells());
-    });
     const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
     if (!(dt >= params_.min_timestep))
       throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +

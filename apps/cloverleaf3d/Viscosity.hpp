@@ -12,10 +12,11 @@
 
 namespace strata::cloverleaf {
 
+//! The viscosity of cell (i, j, k), returned (the time-step limit of the
+//! same cell reads it as it is stored).
 struct Viscosity {
   Mesh mesh;
   CellArray<const double> density0, pressure, xvel0, yvel0, zvel0;
-  CellArray<double> viscosity;
 
   // Sum of a node field over the four nodes of one face of cell (i, j, k):
   // the face normal to `axis` at offset `side` (0 low, 1 high).
@@ -26,7 +27,7 @@ struct Viscosity {
     return u(i, j, k + side) + u(i + 1, j, k + side) + u(i, j + 1, k + side) + u(i + 1, j + 1, k + side);
   }
 
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const {
     const double dx = mesh.dx, dy = mesh.dy, dz = mesh.dz;
     const double ugradx1 = face_sum(xvel0, i, j, k, 0, 0), ugradx2 = face_sum(xvel0, i, j, k, 0, 1);
     const double ugrady1 = face_sum(xvel0, i, j, k, 1, 0), ugrady2 = face_sum(xvel0, i, j, k, 1, 1);
@@ -66,7 +67,7 @@ struct Viscosity {
     const double grad = smaller(xgrad, smaller(ygrad, zgrad));
     const double grad2 = grad * grad;
     const bool shock = !(limiter > 0.0 || div >= 0.0);
-    viscosity(i, j, k) = shock ? 2.0 * density0(i, j, k) * grad2 * limiter * limiter : 0.0;
+    return shock ? 2.0 * density0(i, j, k) * grad2 * limiter * limiter : 0.0;
   }
 };
 
