@@ -162,6 +162,7 @@ struct TiledCycleKernel {
   StateOut<N> out;
   TiledCycle<N> cycle;
   int scratch_level;  //!< 0: on chip (a GPU's shared memory) where the windows fit
+  int first_tile;     //!< the tile of league rank 0
 
   // The x-y rectangle of a level within a tile (z: the level's planes).
   struct Rect {
@@ -170,7 +171,8 @@ struct TiledCycleKernel {
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     const int n = cycle.levels, r = cycle.reach;
-    const int tx = team.league_rank() % cycle.tiles_along(X), ty = team.league_rank() / cycle.tiles_along(X);
+    const int tile = first_tile + team.league_rank();
+    const int tx = tile % cycle.tiles_along(X), ty = tile / cycle.tiles_along(X);
     const int x0 = cycle.tile_start(X, tx), x1 = cycle.tile_start(X, tx + 1);
     const int y0 = cycle.tile_start(Y, ty), y1 = cycle.tile_start(Y, ty + 1);
     double* scratch = static_cast<double*>(
@@ -344,13 +346,23 @@ struct TiledCycleKernel {
 
 }  // namespace Impl
 
-//! Runs `cycle` on `exec`: one team per tile, each with its plane windows in
-//! team scratch (on a GPU, shared memory where they fit). Asynchronous on
-//! device instances; callers fence.
+//! Tiles `first` to `last` (exclusive) of a cycle, tile t being column
+//! t % tiles_along(X) of row t / tiles_along(X). A cycle's tiles are
+//! independent: any partition of them, run in any order, writes what one
+//! launch of them all writes.
+struct TileSpan {
+  int first, last;
+};
+
+//! Runs the tiles `span` of `cycle` on `exec`: one team per tile, each with
+//! its plane windows in team scratch (on a GPU, shared memory where they
+//! fit). Asynchronous on device instances; callers fence.
 template <class ExecSpace, class Update>
 void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
-                     const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle) {
-  if (cycle.owned.empty()) return;
+                     const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle, TileSpan span) {
+  if (cycle.owned.empty() || span.last <= span.first) return;
+  STRATA_REQUIRE(span.first >= 0 && span.last <= cycle.num_tiles(),
+                 "time tiling: tiles " << span.first << " to " << span.last << " of " << cycle.num_tiles());
   STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
                  "time tiling: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
   STRATA_REQUIRE(cycle.tile[0] >= cycle.reach && cycle.tile[1] >= cycle.reach,
@@ -358,15 +370,22 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
                                         << cycle.reach);
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   // Device: a warp's lanes along a row, a few rows at a time per block.
-  Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, cycle.num_tiles(), 1)
-                                                : Policy(exec, cycle.num_tiles(), 8, 32);
+  const int tiles = span.last - span.first;
+  Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, tiles, 1) : Policy(exec, tiles, 8, 32);
   // Windows on chip where they fit (device shared memory), else in the
   // team's global-memory scratch; host threads' scratch is their own memory.
   const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
   const int level = !Impl::runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("strata::tiled_cycle", policy,
-                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level});
+                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level, span.first});
+}
+
+//! Runs every tile of `cycle` on `exec`.
+template <class ExecSpace, class Update>
+void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                     const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle) {
+  run_tiled_cycle(exec, update, in, out, cycle, TileSpan{0, cycle.num_tiles()});
 }
 
 //! A tile shape for `cycle` on the host: whole rows (unit stride, no

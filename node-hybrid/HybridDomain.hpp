@@ -387,18 +387,23 @@ class HybridDomain {
     refresh(sweep_halo_, walls_fresh_ ? WallFill::AfterHalo : WallFill::All, -1, timers);
     {
       auto timer = timers.time("tiled steps");
+      const bool timed = measurement_.timing_slabs() && !tuning;
+      // A streamed device slab waits on its copies stage by stage; the host
+      // slab's tiles run in between (on a GPU they overlap the copies and
+      // the chunks' compute), but where the slabs are timed, after it.
+      const bool host_between_stages = !slabs_.device.empty() && device_streams() && !timed;
       if (!slabs_.device.empty()) {
         const double t0 = Timers::now();
         if (device_streams())
-          stream_tiles(update, steps);  // returns with the device's work done, transfers included
+          stream_tiles(update, steps, host_between_stages);  // returns with the device's work done
         else
           run_tiles(slabs_.device, update, steps, 0);
-        if (measurement_.timing_slabs() && !tuning) {
+        if (timed) {
           slabs_.device.exec.fence();
           measurement_.add_device_seconds(Timers::now() - t0);
         }
       }
-      if (!slabs_.host.empty()) {
+      if (!slabs_.host.empty() && !host_between_stages) {
         const double t0 = Timers::now();
         run_tiles(slabs_.host, update, steps, 1);
         slabs_.host.exec.fence();
@@ -420,24 +425,49 @@ class HybridDomain {
       settings_.tiling.on_chosen(*tiling_.chosen(), tiling_.chosen_seconds_per_step());
   }
 
-  // `which`: 0 the device slab, 1 the host slab (for the report).
+  // A slab's tiled cycle with its tile; `which`: 0 the device slab, 1 the
+  // host slab (the report shows their tiles).
   template <class Update, class S>
-  void run_tiles(const S& slab, const Update& update, int steps, int which) {
+  TiledCycle<Update::fields> tiled_cycle_of(const S& slab, int steps, int which) {
     TiledCycle<Update::fields> cycle = slab_cycle<Update>(slab, steps);
     cycle.tile = tile_shape(cycle, slab.exec);
     tiles_[which] = cycle.tile;
-    run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields), cycle);
+    return cycle;
   }
 
-  // The device slab's cycle chunk by chunk through the streamed slab's buffers.
+  template <class Update, class S>
+  void run_tiles(const S& slab, const Update& update, int steps, int which) {
+    run_tiled_cycle(slab.exec, update, state_in<Update>(slab.fields), state_out<Update>(slab.fields),
+                    tiled_cycle_of<Update>(slab, steps, which));
+  }
+
+  // The device slab's cycle chunk by chunk through the streamed slab's
+  // buffers; `with_host`: the host slab's cycle too, its tiles in portions
+  // spread over the stream's stages (a portion per stage where there are
+  // enough tiles; at least a tile per thread, so each keeps the threads busy).
   template <class Update>
-  void stream_tiles(const Update& update, int steps) {
+  void stream_tiles(const Update& update, int steps, bool with_host) {
     std::vector<int> state, next;
     for (const auto& [s, n] : settings_.stepped) state.push_back(s), next.push_back(n);
+    const bool host = with_host && !slabs_.host.empty();
+    const TiledCycle<Update::fields> host_cycle =
+        host ? tiled_cycle_of<Update>(slabs_.host, steps, 1) : TiledCycle<Update::fields>{};
+    const int host_tiles = host ? host_cycle.num_tiles() : 0;
+    const auto host_share = [&](int stage, int stages) {
+      if (!host) return;
+      // Portion p runs at the stage nearest p + 1/2 of the stages' span.
+      const int portions = std::clamp(host_tiles / slabs_.host.exec.concurrency(), 1, stages);
+      const auto first_tile = [&](int s) { return host_tiles * ((s * portions + stages / 2) / stages) / portions; };
+      const TileSpan span{first_tile(stage), first_tile(stage + 1)};
+      run_tiled_cycle(slabs_.host.exec, update, state_in<Update>(slabs_.host.fields),
+                      state_out<Update>(slabs_.host.fields), host_cycle, span);
+      slabs_.host.exec.fence();
+    };
+    const auto chunk_tile = [&](const TiledCycle<Update::fields>& chunk) {
+      return tiles_[0] = tile_shape(chunk, slabs_.device.exec);
+    };
     streamed_->run(update, fields_of(slabs_.device, state), fields_of(slabs_.device, next),
-                   slab_cycle<Update>(slabs_.device, steps), [&](const TiledCycle<Update::fields>& chunk) {
-                     return tiles_[0] = tile_shape(chunk, slabs_.device.exec);
-                   });
+                   slab_cycle<Update>(slabs_.device, steps), chunk_tile, host_share);
   }
 
   // A tiled cycle of `steps` steps over a slab's owned cells (no tile yet).

@@ -73,10 +73,13 @@ class StreamedSlab {
   //! whose fields are allocated over `cycle.owned` with this slab's ghosts
   //! and hold `cycle.levels * reach` valid ghost layers on remote faces, as
   //! for an in-core cycle. `tile_for(chunk cycle)` gives each chunk's tile.
-  //! Returns with every copy done.
-  template <class Update, class Backing, class TileFor>
+  //! `between(stage, stages)` runs on the calling thread once per stage,
+  //! after the stage's copies and compute are issued and before they are
+  //! waited for: on a device, what it does (the host slab's share of its
+  //! tiles) overlaps them. Returns with every copy done.
+  template <class Update, class Backing, class TileFor, class Between>
   void run(const Update& update, const std::vector<Field<Backing>>& in, const std::vector<Field<Backing>>& out,
-           const TiledCycle<Update::fields>& cycle, TileFor&& tile_for) {
+           const TiledCycle<Update::fields>& cycle, TileFor&& tile_for, Between&& between) {
     constexpr int N = Update::fields;
     STRATA_REQUIRE(int(in.size()) == N && int(out.size()) == N && int(in_[0].size()) == N,
                    "StreamedSlab::run: " << N << " fields, " << in.size() << " given, buffers for " << in_[0].size());
@@ -102,7 +105,10 @@ class StreamedSlab {
     };
     const int halo = cycle.levels * cycle.reach;
     const double start = Timers::now();
-    for (int stage = 0; stage < chunks + 2; ++stage) {
+    const int stages = chunks + 2;
+    // The stream's figures leave out the time `between` takes.
+    double between_total = 0.0;
+    for (int stage = 0; stage < stages; ++stage) {
       // Copies first: on a host space they run as issued, so the time up
       // to the compute's issue is theirs; on a device all three overlap.
       const double t0 = Timers::now();
@@ -122,11 +128,15 @@ class StreamedSlab {
       const double issued = Timers::now();
       const bool computes = stage >= 1 && stage <= chunks;
       if (computes) compute(update, chunk_of(stage - 1), (stage - 1) % 2);
+      const double between_start = Timers::now();
+      between(stage, stages);
+      const double between_seconds = Timers::now() - between_start;
+      between_total += between_seconds;
       compute_.fence();
-      const double computed = Timers::now();
+      const double computed = Timers::now() - between_seconds;
       upload_.fence();
       download_.fence();
-      const double done = Timers::now();
+      const double done = Timers::now() - between_seconds;
       times_.bytes += moved;
       if (computes) {
         times_.compute_seconds += computed - issued;
@@ -137,7 +147,7 @@ class StreamedSlab {
         times_.exposed_seconds += done - t0;
       }
     }
-    times_.seconds += Timers::now() - start;
+    times_.seconds += Timers::now() - start - between_total;
     ++times_.cycles;
   }
 

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,7 +145,19 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
         const Fields<Exec> streamed = filled_like(in, std::numeric_limits<double>::quiet_NaN());
         const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, 2, planes)};
         StreamedSlab<Exec> slab(owned, ghosts, 2, plan, exec);
-        slab.run(Update{}, in, streamed, cycle, [](const TiledCycle<2>& c) { return TileShape(c.tile); });
+        std::vector<int> stages_seen;
+        int stages = 0;
+        slab.run(
+            Update{}, in, streamed, cycle, [](const TiledCycle<2>& c) { return TileShape(c.tile); },
+            [&](int stage, int of) {
+              stages_seen.push_back(stage);
+              stages = of;
+            });
+        // Upload, compute and download stages: one per chunk and two to drain.
+        EXPECT_EQ(stages, plan.chunks(owned.extent(Z)) + 2);
+        std::vector<int> each_stage(stages);
+        std::iota(each_stage.begin(), each_stage.end(), 0);
+        EXPECT_EQ(stages_seen, each_stage) << "the work between stages runs once per stage, in order";
         std::string first;
         EXPECT_EQ(mismatches(streamed, in_core, walls, r, first), 0)
             << levels << " levels of reach " << r << ", walls " << describe(walls) << ", chunks of " << planes

@@ -220,8 +220,18 @@ void expect_tiled_equals_plain(const Update& update, const Box& owned, int level
       for (int n = 0; n < 2; ++n)
         for (int a = 0; a < 3; ++a) cycle.mirror[n][a] = mirror_of(conditions[n][a]);
       run_tiled_cycle(exec, update, state_in(in), state_out(out), cycle);
+      // The same tiles in three uneven portions (as a host slab runs them
+      // between a streamed slab's stages) write the same values.
+      const Pair<Exec> in_portions = copy_of(level0), out_portions = nan_like(level0);
+      const int all = cycle.num_tiles();
+      for (const TileSpan span : {TileSpan{0, all / 4}, TileSpan{all / 4, all / 2}, TileSpan{all / 2, all}})
+        run_tiled_cycle(exec, update, state_in(in_portions), state_out(out_portions), cycle, span);
       exec.fence();
       std::string first;
+      EXPECT_EQ(owned_mismatches(out_portions, out, first), 0)
+          << "tiles in portions against one launch: " << levels << " levels, tile " << tile[0] << "x" << tile[1]
+          << ": first " << first;
+      EXPECT_TRUE(output_walls_mirrored(exec, out_portions, walls, r)) << "tiles in portions: the wall ghosts";
       EXPECT_EQ(owned_mismatches(out, expected, first), 0)
           << levels << " levels of reach " << r << ", walls " << describe(walls) << ", tile " << tile[0] << "x"
           << tile[1] << ": first " << first;
