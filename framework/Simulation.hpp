@@ -17,6 +17,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -144,6 +145,10 @@ class Simulation {
   //! This rank's halo messages: seconds in flight, and seconds of it spent
   //! blocked waiting (the part not hidden behind compute).
   virtual std::array<double, 2> halo_seconds() const = 0;
+  //! This rank's figures of how its steps ran (steps per cycle, a streamed
+  //! device slab's chunks and transfers), named: the JSON run report's
+  //! "hybrid" section holds rank 0's.
+  virtual std::vector<std::pair<std::string, double>> run_figures() const { return {}; }
 };
 
 }  // namespace strata

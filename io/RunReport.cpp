@@ -140,6 +140,7 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                     {"exposed_seconds_max", halo[1]},
                     {"hidden_fraction", halo[0] > 0 ? 1.0 - std::min(1.0, halo[1] / halo[0]) : 1.0}};
   report["hybrid"] = {{"host_share_rank0", all[0]}};
+  for (const auto& [name, value] : sim.run_figures()) report["hybrid"][name] = value;
   report["load_balance"] = {{"max_over_mean", total_mean > 0 ? total_max / total_mean : 1.0}};
   report["run"] = {{"steps", r.steps_run},
                    {"last_step", r.steps},

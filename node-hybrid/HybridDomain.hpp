@@ -248,6 +248,8 @@ class HybridDomain {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
     if (host_planes == this->host_planes()) return;
     walls_fresh_ = false;
+    // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
+    if (streamed_ && !outgrows_budget(device_box(host_planes))) streamed_->release();
     SlabPair<DeviceExec, HostExec> moved(decomposition_, settings_.fields, host_planes, ghosts_, face_depth(settings_),
                                          slabs_.device.exec, slabs_.host.exec, device_storage(host_planes));
     moved.copy_planes_from(slabs_);
@@ -304,6 +306,27 @@ class HybridDomain {
       seconds[1] += g.exchange->exposed_seconds();
     }
     return seconds;
+  }
+
+  //! Bytes of chunk buffers this rank holds (none while its device slab fits).
+  std::int64_t stream_buffer_bytes() const { return streamed_ ? streamed_->buffer_bytes() : 0; }
+
+  //! This rank's figures for the JSON run report: steps per cycle, and how
+  //! its device slab was streamed, where it was (the text report's figures).
+  std::vector<std::pair<std::string, double>> run_figures() const {
+    std::vector<std::pair<std::string, double>> figures{{"steps_per_cycle", cycle_steps()}};
+    if (!streamed_ || streamed_->times().cycles == 0) return figures;
+    const StreamTimes& t = streamed_->times();
+    figures.insert(figures.end(), {{"stream_budget_bytes", double(settings_.device_memory)},
+                                   {"stream_chunk_planes", streamed_->plan().planes},
+                                   {"stream_chunks", streamed_->plan().chunks(slabs_.device.owned.extent(Z))},
+                                   {"stream_cycles", t.cycles},
+                                   {"stream_seconds", t.seconds},
+                                   {"stream_compute_seconds", t.compute_seconds},
+                                   {"stream_transfer_seconds", t.transfer_seconds()},
+                                   {"stream_copy_bytes_per_second", t.bandwidth()},
+                                   {"stream_hidden_fraction", t.hidden_fraction()}});
+    return figures;
   }
 
   //! Collective: rank 0 prints the halo hiding and the slab balance (node-hybrid/HybridReport.hpp).
@@ -505,14 +528,19 @@ class HybridDomain {
   // A streamed device slab's fields live in pinned host memory (on a GPU;
   // a host space's memory is the host's already).
   FieldStorage device_storage(int host_planes) const {
-    Box device = decomposition_.local();
-    device.hi[Z] -= host_planes;
-    return outgrows_budget(device) ? FieldStorage::PinnedHost : FieldStorage::InSpace;
+    return outgrows_budget(device_box(host_planes)) ? FieldStorage::PinnedHost : FieldStorage::InSpace;
   }
 
-  // Chunk buffers within the budget, made once (they depend on the planes'
-  // x-y extents, not on the cut), where a device slab may ever stream: a
-  // budget, and a step that is one update.
+  // The rank's device slab when the host slab has `host_planes` planes.
+  Box device_box(int host_planes) const {
+    Box device = decomposition_.local();
+    device.hi[Z] -= host_planes;
+    return device;
+  }
+
+  // The chunk plan, made once (it depends on the planes' x-y extents, not
+  // on the cut), where a device slab may ever stream: a budget, and a step
+  // that is one update. Buffers exist only while the device slab streams.
   void plan_streaming() {
     const Box rank = decomposition_.local();
     if (!outgrows_budget(rank)) return;  // no split leaves a device slab over the budget

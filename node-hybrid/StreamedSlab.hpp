@@ -51,22 +51,35 @@ class StreamedSlab {
 
   //! Buffers for a slab whose x-y extents are `owned`'s, `ghosts` layers
   //! deep, `fields` stepped fields, chunks as `plan` cuts them.
+  //! The buffers are allocated by the first run(), so that a slab which
+  //! never streams (it fits at the split the run settles on) leaves the
+  //! budget to its fields.
   StreamedSlab(const Box& owned, int ghosts, int fields, const ChunkPlan& plan, const ChunkExec& exec)
       : plan_(plan),
+        owned_(owned),
         ghosts_(ghosts),
+        fields_(fields),
         compute_(exec),
         upload_(independent_instance(exec)),
         download_(independent_instance(exec)) {
     STRATA_REQUIRE(plan.planes >= 1, "StreamedSlab: chunks of " << plan.planes << " planes");
-    for (int s = 0; s < 2; ++s)
-      for (int f = 0; f < fields; ++f) {
-        in_[s].push_back(buffer("strata::stream_in", owned));
-        out_[s].push_back(buffer("strata::stream_out", owned));
-      }
   }
 
   const ChunkPlan& plan() const { return plan_; }
   const StreamTimes& times() const { return times_; }
+  //! Bytes of buffers held now.
+  std::int64_t buffer_bytes() const {
+    std::int64_t bytes = 0;
+    for (int s = 0; s < 2; ++s)
+      for (const std::vector<Buffer>* set : {&in_[s], &out_[s]})
+        for (const Buffer& b : *set) bytes += std::int64_t(b.span()) * std::int64_t(sizeof(double));
+    return bytes;
+  }
+  //! Frees the buffers (the slab fits now, its fields need the memory); the
+  //! next run() allocates them again.
+  void release() {
+    for (int s = 0; s < 2; ++s) in_[s].clear(), out_[s].clear();
+  }
 
   //! One tiled cycle over the slab `cycle` describes (owned box, walls,
   //! levels, mirrors): `in` is read and `out` written in the backing store,
@@ -81,8 +94,14 @@ class StreamedSlab {
   void run(const Update& update, const std::vector<Field<Backing>>& in, const std::vector<Field<Backing>>& out,
            const TiledCycle<Update::fields>& cycle, TileFor&& tile_for, Between&& between) {
     constexpr int N = Update::fields;
-    STRATA_REQUIRE(int(in.size()) == N && int(out.size()) == N && int(in_[0].size()) == N,
-                   "StreamedSlab::run: " << N << " fields, " << in.size() << " given, buffers for " << in_[0].size());
+    STRATA_REQUIRE(int(in.size()) == N && int(out.size()) == N && fields_ == N,
+                   "StreamedSlab::run: " << N << " fields, " << in.size() << " given, buffers for " << fields_);
+    if (in_[0].empty())
+      for (int s = 0; s < 2; ++s)
+        for (int f = 0; f < fields_; ++f) {
+          in_[s].push_back(buffer("strata::stream_in", owned_));
+          out_[s].push_back(buffer("strata::stream_out", owned_));
+        }
     STRATA_REQUIRE(cycle.levels * cycle.reach <= ghosts_,
                    "StreamedSlab::run: " << cycle.levels << " steps need more than " << ghosts_ << " ghost layers");
     STRATA_REQUIRE(in[0].ghosts() == ghosts_ && in[0].view().extent(2) == in_[0][0].extent(2) &&
@@ -199,7 +218,8 @@ class StreamedSlab {
   }
 
   ChunkPlan plan_;
-  int ghosts_;
+  Box owned_;  //!< the buffers' x-y extents
+  int ghosts_, fields_;
   ChunkExec compute_, upload_, download_;
   std::vector<Buffer> in_[2], out_[2];
   StreamTimes times_;

@@ -16,8 +16,10 @@
 
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -167,6 +169,45 @@ TEST(OutOfCoreDomain, StreamedEqualsInCoreOnEveryRankGridShareAndChunkCount) {
   }
 }
 
+// Chunk buffers exist only while the device slab streams: a move that makes
+// it fit frees them (its fields need the budget), a move back makes them
+// again; the fields are the in-core run's all along.
+TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
+  DomainCase c = grids_for_this_rank_count().front();
+  c.steps_per_cycle = 2;
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                    c.periodic);
+  const int planes = decomposition.local().extent(Z);
+  const int fitting_host_planes = round_host_planes(planes, 0.6, c.steps_per_cycle);
+  Box fitting_device = decomposition.local();
+  fitting_device.hi[Z] -= fitting_host_planes;
+  // A budget every rank's device slab fits at share 0.6 and outgrows at 0.
+  std::int64_t budget = slab_field_bytes(fitting_device, ghost_layers(coupled_settings(c, decomposition)), 4);
+  MPI_Allreduce(MPI_IN_PLACE, &budget, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  const auto run = [&](std::int64_t device_memory, std::vector<std::int64_t>* buffer_bytes) {
+    DomainCase with_budget = c;
+    with_budget.device_memory = device_memory;
+    HybridDomain<> domain(decomposition, coupled_settings(with_budget, decomposition));
+    domain.scatter(U, block_of(decomposition.local(), 0));
+    domain.scatter(V, block_of(decomposition.local(), 1));
+    Timers timers;
+    for (const int host_planes : {0, fitting_host_planes, 0}) {
+      domain.set_host_planes(host_planes);
+      domain.advance(test::Coupled<1>{}, 2, timers);
+      if (buffer_bytes) buffer_bytes->push_back(domain.stream_buffer_bytes());
+    }
+    return DomainResult{{domain.gather(U), domain.gather(V)}, 0};
+  };
+  c.device_memory = budget;
+  std::vector<std::int64_t> buffer_bytes;
+  const DomainResult streamed = run(budget, &buffer_bytes);
+  EXPECT_EQ(mismatches(streamed, run(0, nullptr)), 0) << describe(c);
+  ASSERT_EQ(buffer_bytes.size(), 3u);
+  EXPECT_GT(buffer_bytes[0], 0) << "streaming at share 0: " << describe(c);
+  EXPECT_EQ(buffer_bytes[1], 0) << "fitting at share 0.6: " << describe(c);
+  EXPECT_EQ(buffer_bytes[2], buffer_bytes[0]) << "streaming again at share 0: " << describe(c);
+}
+
 // A budget below one chunk's buffers is refused, naming the least.
 TEST(OutOfCoreDomain, BudgetBelowOneChunkIsRefused) {
   DomainCase c = grids_for_this_rank_count().front();
@@ -234,7 +275,21 @@ TEST(OutOfCoreDriver, Heat3dStreamedCheckpointsAndRestartEqualInCore) {
     EXPECT_NE(out.find(std::to_string(steps) + " step(s) per upload"), std::string::npos) << out;
   };
   expect_run(heat_args(dir, "in_core", 3, "auto"));
-  expect_streamed(expect_run(heat_args(dir, "streamed", 3, heat_budget(3, 4))), 3);
+  const std::string report = dir + "/streamed.json";
+  expect_streamed(expect_run(heat_args(dir, "streamed", 3, heat_budget(3, 4)), {"--set", "report.json=" + report}),
+                  3);
+  if (world_rank() == 0) {
+    // The JSON report carries the figures the text report prints.
+    std::ifstream in(report);
+    const nlohmann::json hybrid = nlohmann::json::parse(in).at("hybrid");
+    EXPECT_EQ(hybrid.at("steps_per_cycle").get<double>(), 3.0);
+    EXPECT_EQ(hybrid.at("stream_chunk_planes").get<double>(), 4.0);
+    EXPECT_EQ(hybrid.at("stream_chunks").get<double>(), 7.0);
+    EXPECT_EQ(hybrid.at("stream_cycles").get<double>(), 5.0);  // 13 steps in cycles cut at 5, 10 and 13
+    EXPECT_GT(hybrid.at("stream_copy_bytes_per_second").get<double>(), 0.0);
+    const double hidden = hybrid.at("stream_hidden_fraction").get<double>();
+    EXPECT_TRUE(hidden >= 0.0 && hidden <= 1.0) << hidden;
+  }
   same(output("streamed"), output("in_core"));
   same(checkpoint("streamed"), checkpoint("in_core"));
   const std::vector<std::string> restart{"--restart", checkpoint("streamed")};

@@ -64,6 +64,7 @@ class HybridSimulation : public Simulation {
   }
 
   std::array<double, 2> halo_seconds() const override { return domain_.halo_seconds(); }
+  std::vector<std::pair<std::string, double>> run_figures() const override { return domain_.run_figures(); }
 
   HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
