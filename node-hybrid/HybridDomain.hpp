@@ -478,7 +478,7 @@ class HybridDomain {
     const int host_tiles = host ? host_cycle.num_tiles() : 0;
     const auto host_share = [&](int stage, int stages) {
       if (!host) return;
-      // Portion p runs at the stage nearest p + 1/2 of the stages' span.
+      // Portions spread evenly over the stages: portion p at about stage (p + 1/2) stages / portions.
       const int portions = std::clamp(host_tiles / slabs_.host.exec.concurrency(), 1, stages);
       const auto first_tile = [&](int s) { return host_tiles * ((s * portions + stages / 2) / stages) / portions; };
       const TileSpan span{first_tile(stage), first_tile(stage + 1)};
