@@ -71,23 +71,23 @@ int main(int argc, char* argv[]) {
                   n[Y], n[Z], steps, d.size(), Exec().concurrency(), Exec::name());
       std::printf("copy bandwidth %.2f GB/s per rank; total %.3f s, %.2f ms/step, %.3e cells/s\n", copy_gbs, wall,
                   1e3 * wall / steps, cells * steps / wall);
-      std::printf("%-20s %9s %7s %9s %8s\n", "phase (max rank)", "seconds", "% step", "GB/s", "% copy");
+      std::printf("%-24s %9s %7s %9s %8s\n", "phase (max rank)", "seconds", "% step", "GB/s", "% copy");
       double modelled = 0.0, modelled_seconds = 0.0;
       for (const auto& [name, s] : stats) {
         const auto fields = fields_per_cell.find(name);
         if (fields == fields_per_cell.end()) {
-          std::printf("%-20s %9.3f %6.1f%% %9s %8s\n", name.c_str(), s.max, 100.0 * s.max / wall, "-", "-");
+          std::printf("%-24s %9.3f %6.1f%% %9s %8s\n", name.c_str(), s.max, 100.0 * s.max / wall, "-", "-");
           continue;
         }
         const double bytes = 8.0 * fields->second;
         const double gbs = bytes * cells_per_rank * steps / s.max * 1e-9;
         modelled += bytes;
         modelled_seconds += s.max;
-        std::printf("%-20s %9.3f %6.1f%% %9.2f %7.1f%%\n", name.c_str(), s.max, 100.0 * s.max / wall, gbs,
+        std::printf("%-24s %9.3f %6.1f%% %9.2f %7.1f%%\n", name.c_str(), s.max, 100.0 * s.max / wall, gbs,
                     100.0 * gbs / copy_gbs);
       }
       const double gbs = modelled * cells_per_rank * steps / modelled_seconds * 1e-9;
-      std::printf("%-20s %9.3f %6.1f%% %9.2f %7.1f%%  (%.0f bytes/cell/step)\n", "kernels", modelled_seconds,
+      std::printf("%-24s %9.3f %6.1f%% %9.2f %7.1f%%  (%.0f bytes/cell/step)\n", "kernels", modelled_seconds,
                   100.0 * modelled_seconds / wall, gbs, 100.0 * gbs / copy_gbs, modelled);
     }
   });
