@@ -414,7 +414,7 @@ class HybridDomain {
       // A streamed device slab waits on its copies stage by stage; the host
       // slab's tiles run in between (on a GPU they overlap the copies and
       // the chunks' compute), but where the slabs are timed, after it.
-      const bool host_between_stages = !slabs_.device.empty() && device_streams() && !timed;
+      const bool host_between_stages = device_streams() && !timed;
       if (!slabs_.device.empty()) {
         const double t0 = Timers::now();
         if (device_streams())
@@ -430,7 +430,7 @@ class HybridDomain {
         const double t0 = Timers::now();
         run_tiles(slabs_.host, update, steps, 1);
         slabs_.host.exec.fence();
-        if (measurement_.timing_slabs() && !tuning) measurement_.add_host_seconds(Timers::now() - t0);
+        if (timed) measurement_.add_host_seconds(Timers::now() - t0);
       }
     }
     wait_for_device(timers);

@@ -5,10 +5,10 @@
 //! the step for the predictor, with the average of the start and end
 //! velocities and the whole step for the corrector.
 //!
-//! The predictor's density and energy serve only its pressure (the
-//! acceleration's), so it writes that pressure in their place, where the
-//! reference stores them, computes the equation of state in a second pass
-//! and then copies the start-of-step values back for the corrector.
+//! The predictor's density and energy serve only its pressure (the one the
+//! acceleration reads), so it writes that pressure instead of them. The
+//! reference stores them, computes the equation of state in a second pass,
+//! then copies the start-of-step values back for the corrector.
 
 #include "apps/cloverleaf3d/IdealGas.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
