@@ -4,6 +4,7 @@
 //! STREAM-like copy bandwidth, so every benchmark prints its throughput
 //! beside the memory bandwidth measured in the same run.
 
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/Simulation.hpp"
 #include "framework/Timers.hpp"
 
@@ -54,6 +55,39 @@ double copy_bandwidth(std::size_t elements = std::size_t(1) << 26) {
     ExecSpace().fence();
   });
   return 16.0 * elements / t / 1e9;
+}
+
+//! Host <-> device copy bandwidth of pinned host memory, in bytes moved per
+//! second: up, down, and both at once on two instances of the space (as a
+//! streamed slab's uploads and downloads run). On a CPU-only build, memcpy.
+struct TransferBandwidth {
+  double up = 0.0, down = 0.0, both = 0.0;
+};
+
+template <class ExecSpace>
+TransferBandwidth transfer_bandwidth(std::size_t elements = std::size_t(1) << 27) {
+  using Device = Kokkos::View<double*, typename ExecSpace::memory_space>;
+  using Pinned = Kokkos::View<double*, PinnedHostSpace>;
+  const Device device_in("device_in", elements), device_out("device_out", elements);
+  const Pinned host_in("host_in", elements), host_out("host_out", elements);
+  const ExecSpace up_exec = independent_instance(ExecSpace()), down_exec = independent_instance(ExecSpace());
+  const double bytes = double(elements) * sizeof(double);
+  TransferBandwidth b;
+  b.up = bytes / best_time(5, [&] {
+           Kokkos::deep_copy(up_exec, device_in, host_in);
+           up_exec.fence();
+         });
+  b.down = bytes / best_time(5, [&] {
+             Kokkos::deep_copy(down_exec, host_out, device_out);
+             down_exec.fence();
+           });
+  b.both = 2.0 * bytes / best_time(5, [&] {
+             Kokkos::deep_copy(up_exec, device_in, host_in);
+             Kokkos::deep_copy(down_exec, host_out, device_out);
+             up_exec.fence();
+             down_exec.fence();
+           });
+  return b;
 }
 
 //! Best wall seconds per step of `sim` over blocks of `steps` steps at half

@@ -13,8 +13,15 @@
 namespace strata {
 
 //! Buffer sets a streamed slab keeps: input and output, twice (one chunk
-//! uploads while another computes and a third downloads).
-constexpr int stream_buffer_sets = 4;
+//! uploads while another computes and a third downloads), and the scratch
+//! the computed chunk's levels alternate with.
+constexpr int stream_buffer_sets = 5;
+
+//! How a streamed slab's chunks reach the space that computes them.
+enum class ChunkAccess {
+  automatic,  //!< in place where that space's memory is host memory, as the backing store's; else buffered
+  buffered,   //!< uploaded to buffers in that space's memory, computed there, downloaded
+};
 
 //! How a streamed slab is cut into chunks: as few as chunks of at most
 //! `planes` planes allow, their planes shared out evenly.

@@ -320,6 +320,7 @@ class HybridDomain {
     figures.insert(figures.end(), {{"stream_budget_bytes", double(settings_.device_memory)},
                                    {"stream_chunk_planes", streamed_->plan().planes},
                                    {"stream_chunks", streamed_->plan().chunks(slabs_.device.owned.extent(Z))},
+                                   {"stream_in_place", streamed_->in_place()},
                                    {"stream_cycles", t.cycles},
                                    {"stream_seconds", t.seconds},
                                    {"stream_compute_seconds", t.compute_seconds},
@@ -551,7 +552,7 @@ class HybridDomain {
       throw InputError("hybrid.device_memory: " + std::to_string(settings_.device_memory) +
                        " bytes hold no chunk of the device slab; chunks of " + std::to_string(min_planes) +
                        " planes need " + std::to_string(chunk_buffer_bytes(rank, ghosts_, fields, min_planes)));
-    streamed_.emplace(rank, ghosts_, fields, plan, slabs_.device.exec);
+    streamed_.emplace(rank, ghosts_, fields, plan, slabs_.device.exec, settings_.stream_access);
   }
 
   // Rank 0: how its device slab was streamed, where it was.
@@ -563,6 +564,7 @@ class HybridDomain {
     figures.plan = streamed_->plan();
     figures.slab_planes = slabs_.device.owned.extent(Z);
     figures.steps = cycle_steps();
+    figures.in_place = streamed_->in_place();
     figures.times = streamed_->times();
     report_streamed_slab(out, figures);
   }

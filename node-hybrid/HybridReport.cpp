@@ -66,17 +66,25 @@ void report_streamed_slab(std::ostream& out, const StreamFigures& f) {
   const StreamTimes& t = f.times;
   const double mib = 1024.0 * 1024.0, cycles = std::max(1, t.cycles);
   char line[400];
+  char how[120];
+  if (f.in_place)
+    std::snprintf(how, sizeof how, "in place (the device's memory is the host's: no buffers, no copies)");
+  else
+    std::snprintf(how, sizeof how, "through buffers of %.1f MiB", f.plan.buffer_bytes / mib);
   std::snprintf(line, sizeof line,
                 "out of core: rank 0's device slab (%.1f MiB of fields, budget %.1f MiB) streamed in %d chunk(s) of "
-                "at most %d planes (buffers %.1f MiB), %d step(s) per upload\n",
-                f.slab_bytes / mib, f.budget / mib, f.plan.chunks(f.slab_planes), f.plan.planes,
-                f.plan.buffer_bytes / mib, f.steps);
+                "at most %d planes %s, %d step(s) per chunk cycle\n",
+                f.slab_bytes / mib, f.budget / mib, f.plan.chunks(f.slab_planes), f.plan.planes, how, f.steps);
   out << line;
-  std::snprintf(line, sizeof line,
-                "out of core: per cycle %.4g s: compute %.4g s, transfer %.4g s at %.2f GB/s (%.0f%% hidden behind "
-                "compute, %.4g s exposed), over %d cycle(s)\n",
-                t.seconds / cycles, t.compute_seconds / cycles, t.transfer_seconds() / cycles, t.bandwidth() / 1e9,
-                100.0 * t.hidden_fraction(), t.exposed_seconds / cycles, t.cycles);
+  if (f.in_place)
+    std::snprintf(line, sizeof line, "out of core: per cycle %.4g s: compute %.4g s, over %d cycle(s)\n",
+                  t.seconds / cycles, t.compute_seconds / cycles, t.cycles);
+  else
+    std::snprintf(line, sizeof line,
+                  "out of core: per cycle %.4g s: compute %.4g s, transfer %.4g s at %.2f GB/s (%.0f%% hidden behind "
+                  "compute, %.4g s exposed), over %d cycle(s)\n",
+                  t.seconds / cycles, t.compute_seconds / cycles, t.transfer_seconds() / cycles, t.bandwidth() / 1e9,
+                  100.0 * t.hidden_fraction(), t.exposed_seconds / cycles, t.cycles);
   out << line;
 }
 

@@ -36,6 +36,7 @@ struct StreamFigures {
   ChunkPlan plan;
   int slab_planes = 0;
   int steps = 0;  //!< per cycle: steps per upload
+  bool in_place = false;  //!< chunks computed on the backing store (StreamedSlab::in_place)
   StreamTimes times;
 };
 

@@ -7,6 +7,7 @@
 #include "framework/Stagger.hpp"
 #include "framework/TimeTiling.hpp"
 #include "halo/WallGhosts.hpp"
+#include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareController.hpp"
 
 #include <algorithm>
@@ -72,6 +73,9 @@ struct HybridSettings {
   //! device slab of `stepped` fields that needs more is streamed through
   //! chunk buffers within it (node-hybrid/StreamedSlab.hpp). 0: no limit.
   std::int64_t device_memory = 0;
+  //! How the streamed slab's chunks reach the device (tests: buffered, so
+  //! that CPU-only builds run the copies a GPU makes).
+  ChunkAccess stream_access = ChunkAccess::automatic;
   //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
   std::function<void(int, double)> on_tuned;
 };

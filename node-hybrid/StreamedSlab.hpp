@@ -21,7 +21,14 @@
 //! ghost layers), so a chunk's planes move as one contiguous copy per field.
 //! Two input and two output sets let the copies overlap: stage s uploads
 //! chunk s, computes chunk s - 1 and downloads chunk s - 2, each on its own
-//! instance of the space (a GPU's streams); host spaces run them in turn.
+//! instance of the space (a GPU's streams).
+//!
+//! Where the space's memory is host memory, as the backing store is (a
+//! CPU-only build), a copy would only add two passes over the same memory
+//! with nothing to overlap them: chunks are then computed in place, from
+//! the backing store into it, one stage each (ChunkAccess::automatic). The
+//! chunks, their faces and their recomputed ghost planes are the same;
+//! ChunkAccess::buffered keeps the copies, so tests run a GPU's path there.
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
@@ -29,6 +36,7 @@
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
 #include "framework/StepUpdate.hpp"
+#include "framework/SweptCycle.hpp"
 #include "framework/TimeTiling.hpp"
 #include "framework/Timers.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
@@ -54,11 +62,14 @@ class StreamedSlab {
   //! The buffers are allocated by the first run(), so that a slab which
   //! never streams (it fits at the split the run settles on) leaves the
   //! budget to its fields.
-  StreamedSlab(const Box& owned, int ghosts, int fields, const ChunkPlan& plan, const ChunkExec& exec)
+  StreamedSlab(const Box& owned, int ghosts, int fields, const ChunkPlan& plan, const ChunkExec& exec,
+               ChunkAccess access = ChunkAccess::automatic)
       : plan_(plan),
         owned_(owned),
         ghosts_(ghosts),
         fields_(fields),
+        in_place_(access == ChunkAccess::automatic &&
+                  Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible),
         compute_(exec),
         upload_(independent_instance(exec)),
         download_(independent_instance(exec)) {
@@ -66,19 +77,21 @@ class StreamedSlab {
   }
 
   const ChunkPlan& plan() const { return plan_; }
+  //! Chunks are computed on the backing store itself, with no buffers or copies.
+  bool in_place() const { return in_place_; }
   const StreamTimes& times() const { return times_; }
   //! Bytes of buffers held now.
   std::int64_t buffer_bytes() const {
     std::int64_t bytes = 0;
-    for (int s = 0; s < 2; ++s)
-      for (const std::vector<Buffer>* set : {&in_[s], &out_[s]})
-        for (const Buffer& b : *set) bytes += std::int64_t(b.span()) * std::int64_t(sizeof(double));
+    for (const std::vector<Buffer>* set : {&in_[0], &in_[1], &out_[0], &out_[1], &scratch_})
+      for (const Buffer& b : *set) bytes += std::int64_t(b.span()) * std::int64_t(sizeof(double));
     return bytes;
   }
   //! Frees the buffers (the slab fits now, its fields need the memory); the
   //! next run() allocates them again.
   void release() {
     for (int s = 0; s < 2; ++s) in_[s].clear(), out_[s].clear();
+    scratch_.clear();
   }
 
   //! One tiled cycle over the slab `cycle` describes (owned box, walls,
@@ -89,64 +102,113 @@ class StreamedSlab {
   //! `between(stage, stages)` runs on the calling thread once per stage,
   //! after the stage's copies and compute are issued and before they are
   //! waited for: on a device, what it does (the host slab's share of its
-  //! tiles) overlaps them. Returns with every copy done.
+  //! tiles) overlaps them. Stages: one per chunk and two more to drain the
+  //! copies, or one per chunk in place. Returns with every copy done.
   template <class Update, class Backing, class TileFor, class Between>
   void run(const Update& update, const std::vector<Field<Backing>>& in, const std::vector<Field<Backing>>& out,
            const TiledCycle<Update::fields>& cycle, TileFor&& tile_for, Between&& between) {
     constexpr int N = Update::fields;
     STRATA_REQUIRE(int(in.size()) == N && int(out.size()) == N && fields_ == N,
                    "StreamedSlab::run: " << N << " fields, " << in.size() << " given, buffers for " << fields_);
-    if (in_[0].empty())
-      for (int s = 0; s < 2; ++s)
-        for (int f = 0; f < fields_; ++f) {
-          in_[s].push_back(buffer("strata::stream_in", owned_));
-          out_[s].push_back(buffer("strata::stream_out", owned_));
-        }
     STRATA_REQUIRE(cycle.levels * cycle.reach <= ghosts_,
                    "StreamedSlab::run: " << cycle.levels << " steps need more than " << ghosts_ << " ghost layers");
-    STRATA_REQUIRE(in[0].ghosts() == ghosts_ && in[0].view().extent(2) == in_[0][0].extent(2) &&
-                       in[0].view().extent(1) == in_[0][0].extent(1),
-                   "StreamedSlab::run: the backing fields' planes are not laid out as the buffers'");
     STRATA_REQUIRE(plan_.planes >= min_chunk_planes(cycle.levels, cycle.reach),
                    "StreamedSlab::run: chunks of " << plan_.planes << " planes for " << cycle.levels
                                                    << " steps, at least " << min_chunk_planes(cycle.levels, cycle.reach)
                                                    << " needed");
-    const int lo = cycle.owned.lo[Z], planes = cycle.owned.extent(Z);
-    const int chunks = plan_.chunks(planes);
-    const auto chunk_of = [&](int n) {
+    const Chunks<N, TileFor> chunks{cycle, plan_, tile_for};
+    const double start = Timers::now();
+    // The stream's figures leave out the time `between` takes.
+    const double between_seconds = in_place_ ? run_in_place(update, in, out, chunks, between)
+                                             : run_buffered(update, in, out, chunks, between);
+    times_.seconds += Timers::now() - start - between_seconds;
+    ++times_.cycles;
+  }
+
+ private:
+  // The chunks of one cycle: chunk n's own cycle, with its tile.
+  template <int N, class TileFor>
+  struct Chunks {
+    const TiledCycle<N>& cycle;
+    const ChunkPlan& plan;
+    TileFor& tile_for;
+    int lo() const { return cycle.owned.lo[Z]; }
+    int planes() const { return cycle.owned.extent(Z); }
+    int count() const { return plan.chunks(planes()); }
+    TiledCycle<N> operator()(int n) const {
       TiledCycle<N> c = cycle;
-      c.owned.lo[Z] = plan_.chunk_start(lo, planes, n);
-      c.owned.hi[Z] = plan_.chunk_start(lo, planes, n + 1);
+      c.owned.lo[Z] = plan.chunk_start(lo(), planes(), n);
+      c.owned.hi[Z] = plan.chunk_start(lo(), planes(), n + 1);
       c.walls.at[Z][0] = cycle.walls[Z][0] && n == 0;
-      c.walls.at[Z][1] = cycle.walls[Z][1] && n == chunks - 1;
+      c.walls.at[Z][1] = cycle.walls[Z][1] && n == count() - 1;
       c.tile = tile_for(c);
       return c;
-    };
-    const int halo = cycle.levels * cycle.reach;
-    const double start = Timers::now();
-    const int stages = chunks + 2;
-    // The stream's figures leave out the time `between` takes.
+    }
+  };
+
+  // Each chunk's cycle from the backing store into it, a stage each.
+  // Returns the seconds `between` took.
+  template <class Update, class Backing, class ChunksOf, class Between>
+  double run_in_place(const Update& update, const std::vector<Field<Backing>>& in,
+                      const std::vector<Field<Backing>>& out, const ChunksOf& chunks, Between&& between) {
+    constexpr int N = Update::fields;
+    StateIn<N> from;
+    StateOut<N> to;
+    for (int f = 0; f < N; ++f) from[f] = in[f].cells(), to[f] = out[f].cells();
+    double between_total = 0.0;
+    for (int n = 0; n < chunks.count(); ++n) {
+      const double issued = Timers::now();
+      run_tiled_cycle(compute_, update, from, to, chunks(n));
+      const double between_start = Timers::now();
+      between(n, chunks.count());
+      const double between_seconds = Timers::now() - between_start;
+      between_total += between_seconds;
+      compute_.fence();
+      times_.compute_seconds += Timers::now() - issued - between_seconds;
+    }
+    return between_total;
+  }
+
+  // Stage s uploads chunk s, computes chunk s - 1 and downloads chunk s - 2.
+  // Returns the seconds `between` took.
+  template <class Update, class Backing, class ChunksOf, class Between>
+  double run_buffered(const Update& update, const std::vector<Field<Backing>>& in,
+                      const std::vector<Field<Backing>>& out, const ChunksOf& chunks, Between&& between) {
+    if (in_[0].empty())
+      for (int f = 0; f < fields_; ++f) {
+        for (int s = 0; s < 2; ++s) {
+          in_[s].push_back(buffer("strata::stream_in", owned_));
+          out_[s].push_back(buffer("strata::stream_out", owned_));
+        }
+        scratch_.push_back(buffer("strata::stream_scratch", owned_));
+      }
+    STRATA_REQUIRE(in[0].ghosts() == ghosts_ && in[0].view().extent(2) == in_[0][0].extent(2) &&
+                       in[0].view().extent(1) == in_[0][0].extent(1),
+                   "StreamedSlab::run: the backing fields' planes are not laid out as the buffers'");
+    const int lo = chunks.lo(), count = chunks.count(), reach = chunks.cycle.reach;
+    const int halo = chunks.cycle.levels * reach;
+    const int stages = count + 2;
     double between_total = 0.0;
     for (int stage = 0; stage < stages; ++stage) {
       // Copies first: on a host space they run as issued, so the time up
       // to the compute's issue is theirs; on a device all three overlap.
       const double t0 = Timers::now();
       double moved = 0.0;
-      if (stage < chunks) {
-        const TiledCycle<N> c = chunk_of(stage);
+      if (stage < count) {
+        const auto c = chunks(stage);
         // The chunk's planes and the ghost planes its levels reach into.
         moved += copy(upload_, in, in_[stage % 2], c.owned.lo[Z] - halo, c.owned.hi[Z] + halo, lo, c.owned.lo[Z]);
       }
       if (stage >= 2) {
-        const TiledCycle<N> c = chunk_of(stage - 2);
+        const auto c = chunks(stage - 2);
         // Owned planes, and the ghost planes the last level mirrored at a z wall.
-        const int below = c.walls[Z][0] ? cycle.reach : 0, above = c.walls[Z][1] ? cycle.reach : 0;
+        const int below = c.walls[Z][0] ? reach : 0, above = c.walls[Z][1] ? reach : 0;
         moved += copy(download_, out_[stage % 2], out, c.owned.lo[Z] - below, c.owned.hi[Z] + above, c.owned.lo[Z],
                       lo);
       }
       const double issued = Timers::now();
-      const bool computes = stage >= 1 && stage <= chunks;
-      if (computes) compute(update, chunk_of(stage - 1), (stage - 1) % 2);
+      const bool computes = stage >= 1 && stage <= count;
+      if (computes) compute(update, chunks(stage - 1), (stage - 1) % 2);
       const double between_start = Timers::now();
       between(stage, stages);
       const double between_seconds = Timers::now() - between_start;
@@ -166,11 +228,8 @@ class StreamedSlab {
         times_.exposed_seconds += done - t0;
       }
     }
-    times_.seconds += Timers::now() - start - between_total;
-    ++times_.cycles;
+    return between_total;
   }
-
- private:
   Buffer buffer(const char* label, const Box& owned) const {
     return Buffer(std::string(label), plan_.planes + 2 * ghosts_, owned.extent(Y) + 2 * ghosts_,
                   owned.extent(X) + 2 * ghosts_);
@@ -182,15 +241,19 @@ class StreamedSlab {
                              b.stride(1), b.stride(0));
   }
 
+  // A chunk's levels as sweeps over the buffers (framework/SweptCycle.hpp):
+  // in the device's memory a sweep over the whole chunk runs at its
+  // bandwidth, where a tile's wavefront would leave most of a GPU idle.
   template <class Update>
   void compute(const Update& update, const TiledCycle<Update::fields>& chunk, int set) {
     StateIn<Update::fields> in;
-    StateOut<Update::fields> out;
+    StateOut<Update::fields> scratch, out;
     for (int f = 0; f < Update::fields; ++f) {
       in[f] = cells(in_[set][f], chunk.owned);
+      scratch[f] = cells(scratch_[f], chunk.owned);
       out[f] = cells(out_[set][f], chunk.owned);
     }
-    run_tiled_cycle(compute_, update, in, out, chunk);
+    run_swept_cycle(compute_, update, in, scratch, out, chunk);
   }
 
   // Planes [k0, k1) of each field from `from` to `to`, on `exec`; `from_first`
@@ -220,8 +283,9 @@ class StreamedSlab {
   ChunkPlan plan_;
   Box owned_;  //!< the buffers' x-y extents
   int ghosts_, fields_;
+  bool in_place_;
   ChunkExec compute_, upload_, download_;
-  std::vector<Buffer> in_[2], out_[2];
+  std::vector<Buffer> in_[2], out_[2], scratch_;
   StreamTimes times_;
 };
 

@@ -1,6 +1,6 @@
 // Out of core (node-hybrid/StreamedSlab.hpp): a tiled cycle computed chunk
-// by chunk through bounded buffers against the same cycle in core, bit for
-// bit, on every execution space:
+// by chunk, through bounded buffers and (on host memory) in place, against
+// the same cycle in core, bit for bit, on every execution space:
 // - one slab's fields, every wall mask, 1, 2 and 4 steps, reach 1 and 2,
 //   chunks of the fewest planes up to the whole slab;
 // - the chunk plan from a byte budget (thickest chunk that fits, none when
@@ -116,6 +116,9 @@ int mismatches(const Fields& a, const Fields& b, const FaceMask& walls, int wall
   return bad;
 }
 
+template <class Exec>
+constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+
 template <class ExecSpace>
 class StreamedSlabCycle : public ::testing::Test {};
 TYPED_TEST_SUITE(StreamedSlabCycle, test::ExecSpaces);
@@ -142,35 +145,41 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
       exec.fence();
       for (int planes : chunk_planes) {
         if (planes < min_chunk_planes(levels, r)) continue;
-        const Fields<Exec> streamed = filled_like(in, std::numeric_limits<double>::quiet_NaN());
-        const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, 2, planes)};
-        StreamedSlab<Exec> slab(owned, ghosts, 2, plan, exec);
-        std::vector<int> stages_seen;
-        int stages = 0;
-        slab.run(
-            Update{}, in, streamed, cycle, [](const TiledCycle<2>& c) { return TileShape(c.tile); },
-            [&](int stage, int of) {
-              stages_seen.push_back(stage);
-              stages = of;
-            });
-        // Upload, compute and download stages: one per chunk and two to drain.
-        EXPECT_EQ(stages, plan.chunks(owned.extent(Z)) + 2);
-        std::vector<int> each_stage(stages);
-        std::iota(each_stage.begin(), each_stage.end(), 0);
-        EXPECT_EQ(stages_seen, each_stage) << "the work between stages runs once per stage, in order";
-        std::string first;
-        EXPECT_EQ(mismatches(streamed, in_core, walls, r, first), 0)
-            << levels << " levels of reach " << r << ", walls " << describe(walls) << ", chunks of " << planes
-            << " planes: first " << first;
-        const StreamTimes& t = slab.times();
-        EXPECT_EQ(t.cycles, 1);
-        // Every chunk's planes and ghost planes up, its planes down.
-        const double plane = double(field_plane_bytes(owned, ghosts)) * 2;
-        const int chunks = plan.chunks(owned.extent(Z));
-        const int wall_planes = (walls[Z][0] + walls[Z][1]) * r;
-        EXPECT_EQ(t.bytes, plane * (2 * owned.extent(Z) + chunks * 2 * levels * r + wall_planes))
-            << "chunks of " << planes;
-        EXPECT_GE(t.seconds, t.compute_seconds);
+        for (const ChunkAccess access : {ChunkAccess::automatic, ChunkAccess::buffered}) {
+          const Fields<Exec> streamed = filled_like(in, std::numeric_limits<double>::quiet_NaN());
+          const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, 2, planes)};
+          StreamedSlab<Exec> slab(owned, ghosts, 2, plan, exec, access);
+          // In place exactly where the space's memory is host memory and copies are not asked for.
+          EXPECT_EQ(slab.in_place(), access == ChunkAccess::automatic && host_memory<Exec>);
+          std::vector<int> stages_seen;
+          int stages = 0;
+          slab.run(
+              Update{}, in, streamed, cycle, [](const TiledCycle<2>& c) { return TileShape(c.tile); },
+              [&](int stage, int of) {
+                stages_seen.push_back(stage);
+                stages = of;
+              });
+          // A stage per chunk, and through buffers two more to drain the copies.
+          const int chunks = plan.chunks(owned.extent(Z));
+          EXPECT_EQ(stages, chunks + (slab.in_place() ? 0 : 2));
+          std::vector<int> each_stage(stages);
+          std::iota(each_stage.begin(), each_stage.end(), 0);
+          EXPECT_EQ(stages_seen, each_stage) << "the work between stages runs once per stage, in order";
+          std::string first;
+          EXPECT_EQ(mismatches(streamed, in_core, walls, r, first), 0)
+              << levels << " levels of reach " << r << ", walls " << describe(walls) << ", chunks of " << planes
+              << " planes" << (slab.in_place() ? " in place" : " through buffers") << ": first " << first;
+          const StreamTimes& t = slab.times();
+          EXPECT_EQ(t.cycles, 1);
+          // Through buffers every chunk's planes and ghost planes go up, its planes down.
+          const double plane = double(field_plane_bytes(owned, ghosts)) * 2;
+          const int wall_planes = (walls[Z][0] + walls[Z][1]) * r;
+          EXPECT_EQ(t.bytes,
+                    slab.in_place() ? 0.0 : plane * (2 * owned.extent(Z) + chunks * 2 * levels * r + wall_planes))
+              << "chunks of " << planes;
+          EXPECT_EQ(slab.buffer_bytes(), slab.in_place() ? 0 : plan.buffer_bytes);
+          EXPECT_GE(t.seconds, t.compute_seconds);
+        }
       }
     }
 }
@@ -197,7 +206,7 @@ TEST(ChunkPlan, ThickestChunkThatFitsTheBudget) {
   const std::int64_t plane = 8 * 34 * 24;
   EXPECT_EQ(field_plane_bytes(owned, ghosts), plane);
   EXPECT_EQ(slab_field_bytes(owned, ghosts, fields), fields * plane * 104);
-  // 4 sets of 2 fields of (C + 4) planes.
+  // 5 sets of 2 fields of (C + 4) planes.
   const std::int64_t per_plane = stream_buffer_sets * fields * plane;
   EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).planes, 10);
   EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14 + per_plane - 1).planes, 10);

@@ -1,0 +1,91 @@
+#pragma once
+//! \file SweptCycle.hpp
+//! A TiledCycle (framework/TimeTiling.hpp) computed level by level: each
+//! level one sweep of the update over its whole box, then its wall ghosts
+//! mirrored, the levels alternating between two scratch fields. The cells
+//! and values are the tiled cycle's (level t on level_box(t), the walls
+//! mirrored x, then y spanning the x ghosts, then z spanning both), so the
+//! result is the same bit for bit; what differs is the memory traffic: a
+//! pass per level rather than one per cycle.
+//!
+//! For data that already sits in a GPU's memory, such as a streamed slab's
+//! chunk (node-hybrid/StreamedSlab.hpp): the device reaches its memory at
+//! full bandwidth with a sweep over a whole chunk, far faster than a
+//! tile's wavefront, whose one team per tile leaves most of the GPU idle.
+
+#include "framework/Box.hpp"
+#include "framework/ForEachCell.hpp"
+#include "framework/StepUpdate.hpp"
+#include "framework/TimeTiling.hpp"
+
+#include <Kokkos_Core.hpp>
+
+namespace strata {
+
+namespace Impl {
+
+inline Box box_of(const CellBox& b) { return Box{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}}; }
+
+// Wall ghosts along `axis` from the cells they mirror: ghost g of every
+// field gets offset + sign * (the cell at reflect - g along the axis).
+template <int N>
+struct MirrorWallGhosts {
+  StateOut<N> cells;
+  WallMirror mirror[N];
+  int axis, reflect;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const int from_i = axis == X ? reflect - i : i, from_j = axis == Y ? reflect - j : j,
+              from_k = axis == Z ? reflect - k : k;
+    for (int f = 0; f < N; ++f) cells[f](i, j, k) = mirror[f].offset + mirror[f].sign * cells[f](from_i, from_j, from_k);
+  }
+};
+
+// The wall ghosts of `level` (the cells of level_box(t)) in `cells`, r deep.
+template <int N, class ExecSpace>
+void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const TiledCycle<N>& cycle,
+                        const CellBox& level) {
+  const int r = cycle.reach;
+  Box span = box_of(level);  // the level's cells plus the ghosts mirrored so far
+  for (int axis = 0; axis < 3; ++axis) {
+    Box grown = span;
+    for (int side = 0; side < 2; ++side) {
+      if (!cycle.walls[axis][side]) continue;
+      // x and y walls are the owned box's faces; a level does not grow towards a wall, so z's are the level's.
+      const int face = side == 0 ? cycle.owned.lo[axis] : cycle.owned.hi[axis];
+      Box ghosts = span;
+      ghosts.lo[axis] = side == 0 ? face - r : face;
+      ghosts.hi[axis] = side == 0 ? face : face + r;
+      MirrorWallGhosts<N> kernel{cells, {}, axis, 2 * face - 1};
+      for (int f = 0; f < N; ++f) kernel.mirror[f] = cycle.mirror[f][axis];
+      for_each_cell("strata::swept_cycle_walls", exec, ghosts, kernel);
+      (side == 0 ? grown.lo[axis] : grown.hi[axis]) = side == 0 ? face - r : face + r;
+    }
+    span = grown;
+  }
+}
+
+}  // namespace Impl
+
+//! The `cycle.levels` steps of `update` from `in` (level 0, valid as for a
+//! tiled cycle) into `out` on `exec`, level by level through `scratch`
+//! (unused for one level): level t goes to `out` where levels - t is even,
+//! else to `scratch`, so the last lands in `out` and `in` is only read.
+//! The tile is not used. Asynchronous on device instances; callers fence.
+template <class ExecSpace, class Update>
+void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                     const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
+                     const TiledCycle<Update::fields>& cycle) {
+  constexpr int N = Update::fields;
+  STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
+                 "swept cycle: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
+  StateIn<N> from = in;
+  for (int t = 1; t <= cycle.levels; ++t) {
+    const StateOut<N>& to = (cycle.levels - t) % 2 == 0 ? out : scratch;
+    const Impl::CellBox level = cycle.level_box(t);
+    for_each_cell("strata::swept_cycle_level", exec, Impl::box_of(level), StepKernel<Update>{update, from, to});
+    Impl::mirror_level_walls<N>(exec, to, cycle, level);
+    for (int f = 0; f < N; ++f) from[f] = to[f];
+  }
+}
+
+}  // namespace strata
