@@ -192,6 +192,15 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootpri
                      bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
                      bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
                      " rank(s) on this node)" + remedy);
+  // Moving the cut builds the rank's slabs anew before freeing the old ones:
+  // for a moment their host-memory fields are there twice.
+  if (const auto available = host_available_bytes();
+      available && config.hybrid.share_for(host_name()).automatic && 2 * host_need > *available / ranks_on_node)
+    deck.root().section("hybrid").fail(
+        "cpu_share", "auto moves the cut between the slabs, and a move needs a rank's " +
+                         bytes_text(double(host_need)) + " of fields in host memory twice for a moment, more than the " +
+                         bytes_text(double(*available / ranks_on_node)) +
+                         " it can have: set a fixed share, or use more nodes or fewer cells");
   if (device_on_host || need.device_bytes == 0) return;
   // Ranks are spread over the node's GPUs round robin.
   const int gpus = std::max(1, gpus_on_node());

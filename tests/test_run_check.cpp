@@ -4,15 +4,19 @@
 #include "apps/AppRegistry.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "framework/MachineModel.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
+#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -117,6 +121,33 @@ TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
   // Edges too: +x 2 x 11 x 10, +y 15 x 2 x 10 and the +x+y edge 2 x 2 x 10 = 560 cells.
   EXPECT_EQ(line_of(run.out, "halo per exchange"),
             "halo per exchange: 4.4 KiB received by the busiest rank (1 field(s), 2 layer(s), 3 neighbour(s))");
+}
+
+// cpu_share: auto on fields that take more than half of the host's memory
+// (a move of the cut holds them twice) is refused; a fixed share runs.
+TEST(RunCheck, AutoShareNeedsRoomForTheFieldsTwice) {
+  const std::optional<std::int64_t> available = host_available_bytes();
+  if (!available) GTEST_SKIP() << "this machine does not say how much memory it has available";
+  // heat3d: 2 fields of (n + 2)^3 doubles, 0.7 of what is available.
+  const int n = int(std::cbrt(0.7 * double(*available) / 16.0)) - 2;
+  const std::string cells = "grid.cells=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) + "]";
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const auto check = [&](const std::string& share) {
+    return run_driver({"--check", deck, "--set", cells, "--set", "time.end_time=~", "--set", "time.steps=10", "--set",
+                       "hybrid.cpu_share=" + share});
+  };
+  const DriverRun automatic = check("auto");
+  EXPECT_EQ(automatic.code, 1);
+  if (test::world_rank() == 0)
+    EXPECT_EQ(automatic.err.rfind("--set hybrid.cpu_share=auto: hybrid.cpu_share: auto moves the cut between the "
+                                  "slabs, and a move needs a rank's ",
+                                  0),
+              0u)
+        << automatic.err;
+  // (A GPU's memory may not hold the device slab of so large a grid.)
+  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible) return;
+  const DriverRun fixed = check("0.3");
+  EXPECT_EQ(fixed.code, 0) << fixed.err;
 }
 
 TEST(RunCheck, ErrorsNameTheKey) {
