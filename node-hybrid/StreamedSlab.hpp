@@ -196,8 +196,16 @@ class StreamedSlab {
       double moved = 0.0;
       if (stage < count) {
         const auto c = chunks(stage);
-        // The chunk's planes and the ghost planes its levels reach into.
-        moved += copy(upload_, in, in_[stage % 2], c.owned.lo[Z] - halo, c.owned.hi[Z] + halo, lo, c.owned.lo[Z]);
+        // The chunk's planes and the ghost planes its levels reach into. The
+        // lowest 2 halo of them are the previous chunk's top planes, already
+        // in the device's memory: copied there, they stay off the bus.
+        int from_bus = c.owned.lo[Z] - halo;
+        if (stage > 0) {
+          from_bus = c.owned.lo[Z] + halo;
+          copy(upload_, in_[(stage - 1) % 2], in_[stage % 2], c.owned.lo[Z] - halo, from_bus,
+               chunks(stage - 1).owned.lo[Z], c.owned.lo[Z]);
+        }
+        moved += copy(upload_, in, in_[stage % 2], from_bus, c.owned.hi[Z] + halo, lo, c.owned.lo[Z]);
       }
       if (stage >= 2) {
         const auto c = chunks(stage - 2);
