@@ -2,11 +2,12 @@
 //! \file SweptCycle.hpp
 //! A TiledCycle (framework/TimeTiling.hpp) computed level by level: each
 //! level one sweep of the update over its whole box, then its wall ghosts
-//! mirrored, the levels alternating between two scratch fields. The cells
-//! and values are the tiled cycle's (level t on level_box(t), the walls
-//! mirrored x, then y spanning the x ghosts, then z spanning both), so the
-//! result is the same bit for bit; what differs is the memory traffic: a
-//! pass per level rather than one per cycle.
+//! mirrored, the levels alternating between a scratch field and the output
+//! so that the last lands in the output. The cells and values are the tiled
+//! cycle's (level t on level_box(t), the walls mirrored x, then y spanning
+//! the x ghosts, then z spanning both), so the result is the same bit for
+//! bit; what differs is the memory traffic: a pass per level rather than one
+//! per cycle.
 //!
 //! For data that already sits in a GPU's memory, such as a streamed slab's
 //! chunk (node-hybrid/StreamedSlab.hpp): the device reaches its memory at
@@ -50,7 +51,7 @@ void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const T
     Box grown = span;
     for (int side = 0; side < 2; ++side) {
       if (!cycle.walls[axis][side]) continue;
-      // x and y walls are the owned box's faces; a level does not grow towards a wall, so z's are the level's.
+      // A level does not grow towards a wall: every wall is a face of the owned box.
       const int face = side == 0 ? cycle.owned.lo[axis] : cycle.owned.hi[axis];
       Box ghosts = span;
       ghosts.lo[axis] = side == 0 ? face - r : face;

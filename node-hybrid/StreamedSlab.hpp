@@ -238,6 +238,7 @@ class StreamedSlab {
     }
     return between_total;
   }
+
   Buffer buffer(const char* label, const Box& owned) const {
     return Buffer(std::string(label), plan_.planes + 2 * ghosts_, owned.extent(Y) + 2 * ghosts_,
                   owned.extent(X) + 2 * ghosts_);
