@@ -104,9 +104,17 @@ struct TiledCycle {
   Impl::Faces walls;
   WallMirror mirror[N][3];
   Impl::Tile tile;
+  //! z faces (below, above) where the cycle is one of a run of cycles over
+  //! consecutive z-chunks of a slab, the wavefront passing from each into
+  //! the next (node-hybrid/StreamedSlab.hpp): level t ends t reach short of
+  //! such a face instead of growing past it, so no cell is computed twice,
+  //! and the levels' planes below the lower one are those the cycle before
+  //! left in the plane windows (run_tiled_cycle with persistent windows).
+  bool skewed_z[2] = {false, false};
 
   //! Cells level t (0..levels) is valid on: `owned` grown by (levels - t)
-  //! reach towards every face that is not a wall.
+  //! reach towards every face that is not a wall, or shifted down t reach
+  //! at a skewed z face.
   KOKKOS_INLINE_FUNCTION Impl::CellBox level_box(int t) const {
     Impl::CellBox b = owned;
     const int grow_by = (levels - t) * reach;
@@ -114,6 +122,8 @@ struct TiledCycle {
       if (!walls[a][0]) b.lo[a] -= grow_by;
       if (!walls[a][1]) b.hi[a] += grow_by;
     }
+    for (int side = 0; side < 2; ++side)
+      if (skewed_z[side]) (side == 0 ? b.lo[Z] : b.hi[Z]) = (side == 0 ? owned.lo[Z] : owned.hi[Z]) - t * reach;
     return b;
   }
 
@@ -137,6 +147,14 @@ struct TiledCycle {
   //! (level 1's overlap plus the wall ghosts it mirrors).
   KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return widest_tile(axis) + 2 * levels * reach; }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
+  //! The plane the windows' slots count from: at or below every plane a
+  //! window holds (levels 1..n-1 read from level_box(0).lo - (n + 1) reach up,
+  //! the lowest at a skewed face), and a multiple of window_planes(), so
+  //! that consecutive skewed cycles put a plane in the same slot.
+  KOKKOS_INLINE_FUNCTION int window_first_plane() const {
+    const int lowest = owned.lo[Z] - (levels + 1) * reach, p = window_planes();
+    return lowest - ((lowest % p) + p) % p;
+  }
   //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
   KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
     return std::size_t(levels - 1) * N *
@@ -163,6 +181,7 @@ struct TiledCycleKernel {
   TiledCycle<N> cycle;
   int scratch_level;  //!< 0: on chip (a GPU's shared memory) where the windows fit
   int first_tile;     //!< the tile of league rank 0
+  double* persistent_windows;  //!< each tile's windows at tile * scratch_doubles(), or null: in team scratch
 
   // The x-y rectangle of a level within a tile (z: the level's planes).
   struct Rect {
@@ -175,10 +194,12 @@ struct TiledCycleKernel {
     const int tx = tile % cycle.tiles_along(X), ty = tile / cycle.tiles_along(X);
     const int x0 = cycle.tile_start(X, tx), x1 = cycle.tile_start(X, tx + 1);
     const int y0 = cycle.tile_start(Y, ty), y1 = cycle.tile_start(Y, ty + 1);
-    double* scratch = static_cast<double*>(
-        team.team_scratch(scratch_level).get_shmem(cycle.scratch_doubles() * sizeof(double)));
+    double* scratch = persistent_windows
+                          ? persistent_windows + std::size_t(tile) * cycle.scratch_doubles()
+                          : static_cast<double*>(team.team_scratch(scratch_level)
+                                                     .get_shmem(cycle.scratch_doubles() * sizeof(double)));
     const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y);
-    const int first_k = cycle.level_box(0).lo[Z] - r;
+    const int first_k = cycle.window_first_plane();
     const auto windows = [&](int t) {
       Windows w;
       for (int f = 0; f < N; ++f)
@@ -354,6 +375,27 @@ struct TileSpan {
   int first, last;
 };
 
+namespace Impl {
+
+template <int N>
+void check_tiled_cycle(const TiledCycle<N>& cycle) {
+  STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
+                 "time tiling: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
+  STRATA_REQUIRE(cycle.tile[0] >= cycle.reach && cycle.tile[1] >= cycle.reach,
+                 "time tiling: a tile " << cycle.tile[0] << "x" << cycle.tile[1] << " is narrower than the reach "
+                                        << cycle.reach);
+}
+
+// One team per tile; on a device a warp's lanes along a row, a few rows at
+// a time per block.
+template <class ExecSpace>
+Kokkos::TeamPolicy<ExecSpace> tiled_cycle_policy(const ExecSpace& exec, int tiles) {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  return runs_on_host<ExecSpace> ? Policy(exec, tiles, 1) : Policy(exec, tiles, 8, 32);
+}
+
+}  // namespace Impl
+
 //! Runs the tiles `span` of `cycle` on `exec`: one team per tile, each with
 //! its plane windows in team scratch (on a GPU, shared memory where they
 //! fit). Asynchronous on device instances; callers fence.
@@ -363,22 +405,16 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   if (cycle.owned.empty() || span.last <= span.first) return;
   STRATA_REQUIRE(span.first >= 0 && span.last <= cycle.num_tiles(),
                  "time tiling: tiles " << span.first << " to " << span.last << " of " << cycle.num_tiles());
-  STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
-                 "time tiling: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
-  STRATA_REQUIRE(cycle.tile[0] >= cycle.reach && cycle.tile[1] >= cycle.reach,
-                 "time tiling: a tile " << cycle.tile[0] << "x" << cycle.tile[1] << " is narrower than the reach "
-                                        << cycle.reach);
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  // Device: a warp's lanes along a row, a few rows at a time per block.
-  const int tiles = span.last - span.first;
-  Policy policy = Impl::runs_on_host<ExecSpace> ? Policy(exec, tiles, 1) : Policy(exec, tiles, 8, 32);
+  Impl::check_tiled_cycle(cycle);
+  auto policy = Impl::tiled_cycle_policy(exec, span.last - span.first);
+  using Policy = decltype(policy);
   // Windows on chip where they fit (device shared memory), else in the
   // team's global-memory scratch; host threads' scratch is their own memory.
   const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
   const int level = !Impl::runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("strata::tiled_cycle", policy,
-                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level, span.first});
+                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level, span.first, nullptr});
 }
 
 //! Runs every tile of `cycle` on `exec`.
@@ -386,6 +422,26 @@ template <class ExecSpace, class Update>
 void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
                      const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle) {
   run_tiled_cycle(exec, update, in, out, cycle, TileSpan{0, cycle.num_tiles()});
+}
+
+//! Doubles of persistent plane windows for a cycle's tiles (run_tiled_cycle below).
+template <int N>
+std::size_t persistent_window_doubles(const TiledCycle<N>& cycle) {
+  return std::size_t(cycle.num_tiles()) * cycle.scratch_doubles();
+}
+
+//! Runs every tile of `cycle` on `exec` with tile t's plane windows at
+//! `windows` + t * scratch_doubles() in `exec`'s memory, where they outlast
+//! the launch: a cycle skewed below its lower z face (TiledCycle::skewed_z)
+//! continues there the wavefront of the cycle before it, which had the same
+//! levels, reach, x-y extents and tile.
+template <class ExecSpace, class Update>
+void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                     const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle, double* windows) {
+  if (cycle.owned.empty()) return;
+  Impl::check_tiled_cycle(cycle);
+  Kokkos::parallel_for("strata::tiled_cycle", Impl::tiled_cycle_policy(exec, cycle.num_tiles()),
+                       Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, 0, 0, windows});
 }
 
 //! A tile shape for `cycle` on the host: whole rows (unit stride, no

@@ -37,11 +37,12 @@ struct ChunkPlan {
 
 //! The fewest planes a chunk may have (the buffers' size) for cycles of up
 //! to `steps` steps of `reach`: evenly shared out, chunks then have at least
-//! half of it, (steps - 1) reach, so that no chunk's levels, grown that far
-//! across a face between chunks, pass a z wall of the slab (in core the
-//! cells beyond it are mirrored, not computed); and at least the reach
-//! planes a wall's mirror reads.
-inline int min_chunk_planes(int steps, int reach) { return 2 * std::max(1, steps - 1) * reach; }
+//! half of it, (steps + 1) reach. Skewed in place, level t of the first
+//! chunk ends t reach below its top, and at a z wall must still hold the
+//! reach planes its mirror reads; grown through buffers, a chunk's levels
+//! reach (steps - 1) reach across a face between chunks, and must not pass a
+//! z wall of the slab (in core the cells beyond it are mirrored, not computed).
+inline int min_chunk_planes(int steps, int reach) { return 2 * (steps + 1) * reach; }
 
 //! Bytes of one z plane of a field over `owned` with `ghosts` layers.
 inline std::int64_t field_plane_bytes(const Box& owned, int ghosts) {

@@ -26,8 +26,12 @@
 //! Where the space's memory is host memory, as the backing store is (a
 //! CPU-only build), a copy would only add two passes over the same memory
 //! with nothing to overlap them: chunks are then computed in place, from
-//! the backing store into it, one stage each (ChunkAccess::automatic). The
-//! chunks, their faces and their recomputed ghost planes are the same;
+//! the backing store into it, one stage each (ChunkAccess::automatic), and
+//! nothing is recomputed: the chunks' cycles are skewed at the faces between
+//! them (TiledCycle::skewed_z), level t of a chunk ending t r below its top,
+//! and each tile's plane windows persist from one chunk to the next, so the
+//! tiles' wavefronts run through the chunks as through the slab in core
+//! (OPS's skewed tiles, ../shared/papers/ops-out-of-core-stencils.txt).
 //! ChunkAccess::buffered keeps the copies, so tests run a GPU's path there.
 
 #include "framework/Box.hpp"
@@ -56,6 +60,7 @@ class StreamedSlab {
  public:
   using memory_space = typename ChunkExec::memory_space;
   using Buffer = Kokkos::View<double***, Kokkos::LayoutRight, memory_space>;
+  using Windows = Kokkos::View<double*, memory_space>;
 
   //! Buffers for a slab whose x-y extents are `owned`'s, `ghosts` layers
   //! deep, `fields` stepped fields, chunks as `plan` cuts them.
@@ -80,9 +85,9 @@ class StreamedSlab {
   //! Chunks are computed on the backing store itself, with no buffers or copies.
   bool in_place() const { return in_place_; }
   const StreamTimes& times() const { return times_; }
-  //! Bytes of buffers held now.
+  //! Bytes of buffers held now (in place: the tiles' plane windows).
   std::int64_t buffer_bytes() const {
-    std::int64_t bytes = 0;
+    std::int64_t bytes = std::int64_t(windows_.span()) * std::int64_t(sizeof(double));
     for (const std::vector<Buffer>* set : {&in_[0], &in_[1], &out_[0], &out_[1], &scratch_})
       for (const Buffer& b : *set) bytes += std::int64_t(b.span()) * std::int64_t(sizeof(double));
     return bytes;
@@ -92,6 +97,7 @@ class StreamedSlab {
   void release() {
     for (int s = 0; s < 2; ++s) in_[s].clear(), out_[s].clear();
     scratch_.clear();
+    windows_ = Windows();
   }
 
   //! One tiled cycle over the slab `cycle` describes (owned box, walls,
@@ -116,7 +122,7 @@ class StreamedSlab {
                    "StreamedSlab::run: chunks of " << plan_.planes << " planes for " << cycle.levels
                                                    << " steps, at least " << min_chunk_planes(cycle.levels, cycle.reach)
                                                    << " needed");
-    const Chunks<N, TileFor> chunks{cycle, plan_, tile_for};
+    const Chunks<N> chunks(cycle, plan_, in_place_, tile_for);
     const double start = Timers::now();
     // The stream's figures leave out the time `between` takes.
     const double between_seconds = in_place_ ? run_in_place(update, in, out, chunks, between)
@@ -126,12 +132,18 @@ class StreamedSlab {
   }
 
  private:
-  // The chunks of one cycle: chunk n's own cycle, with its tile.
-  template <int N, class TileFor>
+  // The chunks of one cycle: chunk n's own cycle, skewed at the faces
+  // between chunks or grown across them, every chunk with the first's tile.
+  template <int N>
   struct Chunks {
-    const TiledCycle<N>& cycle;
+    template <class TileFor>
+    Chunks(const TiledCycle<N>& slab, const ChunkPlan& chunk_plan, bool skew, TileFor&& tile_for)
+        : cycle(slab), plan(chunk_plan), skewed(skew) {
+      cycle.tile = tile_for((*this)(0));
+    }
+    TiledCycle<N> cycle;
     const ChunkPlan& plan;
-    TileFor& tile_for;
+    bool skewed;
     int lo() const { return cycle.owned.lo[Z]; }
     int planes() const { return cycle.owned.extent(Z); }
     int count() const { return plan.chunks(planes()); }
@@ -141,7 +153,8 @@ class StreamedSlab {
       c.owned.hi[Z] = plan.chunk_start(lo(), planes(), n + 1);
       c.walls.at[Z][0] = cycle.walls[Z][0] && n == 0;
       c.walls.at[Z][1] = cycle.walls[Z][1] && n == count() - 1;
-      c.tile = tile_for(c);
+      c.skewed_z[0] = skewed && n > 0;
+      c.skewed_z[1] = skewed && n < count() - 1;
       return c;
     }
   };
@@ -155,10 +168,12 @@ class StreamedSlab {
     StateIn<N> from;
     StateOut<N> to;
     for (int f = 0; f < N; ++f) from[f] = in[f].cells(), to[f] = out[f].cells();
+    const std::size_t windows = persistent_window_doubles(chunks.cycle);
+    if (windows_.extent(0) < windows) windows_ = Windows("strata::stream_windows", windows);
     double between_total = 0.0;
     for (int n = 0; n < chunks.count(); ++n) {
       const double issued = Timers::now();
-      run_tiled_cycle(compute_, update, from, to, chunks(n));
+      run_tiled_cycle(compute_, update, from, to, chunks(n), windows_.data());
       const double between_start = Timers::now();
       between(n, chunks.count());
       const double between_seconds = Timers::now() - between_start;
@@ -295,6 +310,7 @@ class StreamedSlab {
   bool in_place_;
   ChunkExec compute_, upload_, download_;
   std::vector<Buffer> in_[2], out_[2], scratch_;
+  Windows windows_;  //!< in place: each tile's plane windows, from chunk to chunk
   StreamTimes times_;
 };
 

@@ -138,12 +138,13 @@ TEST(RunCheck, AutoShareNeedsRoomForTheFieldsTwice) {
   };
   const DriverRun automatic = check("auto");
   EXPECT_EQ(automatic.code, 1);
-  if (test::world_rank() == 0)
+  if (test::world_rank() == 0) {
     EXPECT_EQ(automatic.err.rfind("--set hybrid.cpu_share=auto: hybrid.cpu_share: auto moves the cut between the "
                                   "slabs, and a move needs a rank's ",
                                   0),
               0u)
         << automatic.err;
+  }
   // (A GPU's memory may not hold the device slab of so large a grid.)
   if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible) return;
   const DriverRun fixed = check("0.3");
