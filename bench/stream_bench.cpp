@@ -22,45 +22,67 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <optional>
+#include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
 using namespace strata;
 
-//! How one configuration ran: seconds per step and the domain's report.
-struct Run {
-  double seconds_per_step = 0.0;
-  std::string report;
-};
-
 //! Heat3d on an n^3 grid in cycles of k steps with the device slab only;
 //! `budget` bytes of device memory (0: in core) and chunks reaching the
-//! device as `access` says. Best of three blocks of cycles.
-Run run_heat(int n, int k, std::int64_t budget, ChunkAccess access) {
-  io::GridConfig grid;
-  grid.cells = {n, n, n};
-  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0}, {false, false, false});
-  io::HaloConfig halo;
-  halo.width = k;
-  HybridSettings hybrid;
-  hybrid.share.initial_planes = 0;
-  hybrid.tiling.steps = k;
-  hybrid.device_memory = budget;
-  hybrid.stream_access = access;
-  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, halo, hybrid);
-  const int cycles = std::max(2, int(1e9 / (double(decomposition.local().num_cells()) * k)));
-  const double dt = 0.5 * heat.stable_dt();
+//! device as `access` says. Each block of cycles takes about 1e9 cell
+//! updates.
+struct Variant {
+  Variant(int n, int k, std::int64_t budget, ChunkAccess access)
+      : cells_per_axis(n),
+        steps(k),
+        decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0}, {false, false, false}),
+        heat(grid_of(n), heat3d::HeatParams{1.0}, decomposition, halo_of(k), hybrid_of(k, budget, access)),
+        cycles(std::max(2, int(1e9 / (double(decomposition.local().num_cells()) * k)))),
+        dt(0.5 * heat.stable_dt()) {}
+
+  void block() {
+    for (int c = 0; c < cycles; ++c) heat.advance_steps(0.0, dt, steps, timers);
+  }
+  double seconds_per_step() const { return best_block_seconds / (double(cycles) * steps); }
+  std::string report() {
+    std::ostringstream out;
+    heat.report(0.0, out);
+    return out.str();
+  }
+
+  int cells_per_axis, steps;
+  Decomposition decomposition;
+  heat3d::Heat3d<> heat;
+  int cycles;
+  double dt;
   Timers timers;
-  const double best = bench::best_time(3, [&] {
-    for (int c = 0; c < cycles; ++c) heat.advance_steps(0.0, dt, k, timers);
-  });
-  std::ostringstream report;
-  heat.report(0.0, report);
-  return {best / (double(cycles) * k), report.str()};
-}
+  double best_block_seconds = 0.0;
+
+ private:
+  static io::GridConfig grid_of(int n) {
+    io::GridConfig grid;
+    grid.cells = {n, n, n};
+    return grid;
+  }
+  static io::HaloConfig halo_of(int k) {
+    io::HaloConfig halo;
+    halo.width = k;
+    return halo;
+  }
+  static HybridSettings hybrid_of(int k, std::int64_t budget, ChunkAccess access) {
+    HybridSettings hybrid;
+    hybrid.share.initial_planes = 0;
+    hybrid.tiling.steps = k;
+    hybrid.device_memory = budget;
+    hybrid.stream_access = access;
+    return hybrid;
+  }
+};
 
 //! The report's out-of-core lines (chunks, per-cycle compute and transfer).
 std::string stream_lines(const std::string& report) {
@@ -89,13 +111,23 @@ int main(int argc, char* argv[]) {
     const double device_gbs = bench::copy_bandwidth<DeviceExecSpace>();
     const double host_gbs = bench::copy_bandwidth<HostExecSpace>();
     const bench::TransferBandwidth bus = bench::transfer_bandwidth<DeviceExecSpace>();
-    const Run in_core = run_heat(in_core_n, k, 0, ChunkAccess::automatic);
+    // Every variant lives at once and their blocks alternate, best of five
+    // rounds each, so that drift and a busy neighbour weigh on all alike (on
+    // a GPU the in-core grids and the streamed budget share its memory).
+    std::vector<std::unique_ptr<Variant>> variants;
+    const auto add = [&](int cells, int steps, std::int64_t bytes, ChunkAccess access) {
+      variants.push_back(std::make_unique<Variant>(cells, steps, bytes, access));
+      return variants.back().get();
+    };
+    Variant* const in_core = add(in_core_n, k, 0, ChunkAccess::automatic);
     // Untiled steps too: a GPU's fastest in-core update (its tiled cycle is slower).
-    std::optional<Run> in_core_untiled;
-    if (k > 1) in_core_untiled = run_heat(in_core_n, 1, 0, ChunkAccess::automatic);
-    const Run streamed = run_heat(n, k, budget, ChunkAccess::automatic);
-    std::optional<Run> buffered;
-    if (one_memory) buffered = run_heat(n, k, budget, ChunkAccess::buffered);
+    Variant* const in_core_untiled = k > 1 ? add(in_core_n, 1, 0, ChunkAccess::automatic) : nullptr;
+    Variant* const streamed = add(n, k, budget, ChunkAccess::automatic);
+    Variant* const buffered = one_memory ? add(n, k, budget, ChunkAccess::buffered) : nullptr;
+    std::vector<std::function<void()>> blocks;
+    for (const auto& v : variants) blocks.push_back([&v] { v->block(); });
+    const std::vector<double> best = bench::best_times_alternated(5, blocks);
+    for (std::size_t i = 0; i < variants.size(); ++i) variants[i]->best_block_seconds = best[i];
     if (setup.rank != 0) return;
 
     const double mib = 1024.0 * 1024.0;
@@ -107,22 +139,21 @@ int main(int argc, char* argv[]) {
                 "GB/s\n",
                 bus.up / 1e9, bus.down / 1e9, bus.both / 1e9);
     std::printf("streamed: %d^3, device slab fields %.1f MiB, budget %.1f MiB\n", n, fields / mib, budget / mib);
-    const auto gcells_of = [](int cells_per_axis, const Run& run) {
-      return double(cells_per_axis) * cells_per_axis * cells_per_axis / run.seconds_per_step / 1e9;
+    const auto gcells_of = [&](const Variant* v) {
+      return double(v->cells_per_axis) * v->cells_per_axis * v->cells_per_axis / v->seconds_per_step() / 1e9;
     };
-    const double best_in_core = std::max(gcells_of(in_core_n, in_core),
-                                         in_core_untiled ? gcells_of(in_core_n, *in_core_untiled) : 0.0);
+    const double best_in_core = std::max(gcells_of(in_core), in_core_untiled ? gcells_of(in_core_untiled) : 0.0);
     std::printf("%-30s %10s %10s %18s\n", "run", "ms/step", "Gcell/s", "% of best in core");
-    const auto row = [&](const std::string& name, int cells_per_axis, const Run& run) {
-      const double gcells = gcells_of(cells_per_axis, run);
-      std::printf("%-30s %10.3f %10.3f %17.1f%%\n", name.c_str(), 1e3 * run.seconds_per_step, gcells,
+    const auto row = [&](const std::string& name, Variant* v) {
+      const double gcells = gcells_of(v);
+      std::printf("%-30s %10.3f %10.3f %17.1f%%\n", name.c_str(), 1e3 * v->seconds_per_step(), gcells,
                   100.0 * gcells / best_in_core);
-      std::printf("%s", stream_lines(run.report).c_str());
+      std::printf("%s", stream_lines(v->report()).c_str());
     };
     const std::string in_core_name = "in core " + std::to_string(in_core_n) + "^3";
-    if (in_core_untiled) row(in_core_name + " untiled", in_core_n, *in_core_untiled);
-    row(in_core_name + " k=" + std::to_string(k), in_core_n, in_core);
-    row(std::string("streamed ") + (one_memory ? "in place " : "") + std::to_string(n) + "^3", n, streamed);
-    if (buffered) row("streamed via buffers " + std::to_string(n) + "^3", n, *buffered);
+    if (in_core_untiled) row(in_core_name + " untiled", in_core_untiled);
+    row(in_core_name + " k=" + std::to_string(k), in_core);
+    row(std::string("streamed ") + (one_memory ? "in place " : "") + std::to_string(n) + "^3", streamed);
+    if (buffered) row("streamed via buffers " + std::to_string(n) + "^3", buffered);
   });
 }
