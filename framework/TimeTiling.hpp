@@ -148,9 +148,10 @@ struct TiledCycle {
   KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return widest_tile(axis) + 2 * levels * reach; }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! The plane the windows' slots count from: at or below every plane a
-  //! window holds (levels 1..n-1 read from level_box(0).lo - (n + 1) reach up,
-  //! the lowest at a skewed face), and a multiple of window_planes(), so
-  //! that consecutive skewed cycles put a plane in the same slot.
+  //! window holds (at a skewed lower face level n reads level n - 1 from
+  //! (n + 1) reach below `owned`, the lowest of any face), and a multiple of
+  //! window_planes(), so that consecutive skewed cycles put a plane in the
+  //! same slot.
   KOKKOS_INLINE_FUNCTION int window_first_plane() const {
     const int lowest = owned.lo[Z] - (levels + 1) * reach, p = window_planes();
     return lowest - ((lowest % p) + p) % p;
