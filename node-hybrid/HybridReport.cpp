@@ -68,7 +68,7 @@ void report_streamed_slab(std::ostream& out, const StreamFigures& f) {
   char line[400];
   char how[120];
   if (f.in_place)
-    std::snprintf(how, sizeof how, "in place (the device's memory is the host's: no buffers, no copies)");
+    std::snprintf(how, sizeof how, "in place (the device's memory is the host's: no chunk buffers, no copies)");
   else
     std::snprintf(how, sizeof how, "through buffers of %.1f MiB", f.plan.buffer_bytes / mib);
   std::snprintf(line, sizeof line,

@@ -82,7 +82,7 @@ class StreamedSlab {
   }
 
   const ChunkPlan& plan() const { return plan_; }
-  //! Chunks are computed on the backing store itself, with no buffers or copies.
+  //! Chunks are computed on the backing store itself, with no chunk buffers or copies.
   bool in_place() const { return in_place_; }
   const StreamTimes& times() const { return times_; }
   //! Bytes of buffers held now (in place: the tiles' plane windows).
