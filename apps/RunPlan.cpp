@@ -130,7 +130,7 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
   if (f.can_stream) {
     const int stepped = int(layout.domain.stepped.size());
     f.min_chunk_planes = min_chunk_planes(layout.domain.tiling.steps, layout.domain.reach);
-    f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, stepped, f.min_chunk_planes);
+    f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, layout.domain.reach, stepped, f.min_chunk_planes);
   }
   return f;
 }

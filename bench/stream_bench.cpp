@@ -103,9 +103,10 @@ int main(int argc, char* argv[]) {
     const Box rank_box = box_of_size(n, n, n);
     const std::int64_t fields = slab_field_bytes(rank_box, k, 2);
     // Heat3d streams one field with k ghost layers; by default in 8 chunks.
-    const int default_planes = std::max(min_chunk_planes(k, heat3d::Heat3d<>::reach), (n + 7) / 8);
+    constexpr int reach = heat3d::Heat3d<>::reach;
+    const int default_planes = std::max(min_chunk_planes(k, reach), (n + 7) / 8);
     const std::int64_t budget = setup.args.size() > 2 ? std::int64_t(setup.value<double>(2, 0) * (1 << 20))
-                                                      : chunk_buffer_bytes(rank_box, k, 1, default_planes);
+                                                      : chunk_buffer_bytes(rank_box, k, reach, 1, default_planes);
     const bool one_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceExecSpace::memory_space>::accessible;
 
     const double device_gbs = bench::copy_bandwidth<DeviceExecSpace>();

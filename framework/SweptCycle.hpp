@@ -67,26 +67,43 @@ void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const T
 
 }  // namespace Impl
 
+//! Whether level t of a swept cycle of `levels` levels lands in the output
+//! (else in the scratch): the last always does.
+inline bool swept_level_in_out(int levels, int t) { return (levels - t) % 2 == 0; }
+
 //! The `cycle.levels` steps of `update` from `in` (level 0, valid as for a
 //! tiled cycle) into `out` on `exec`, level by level through `scratch`
-//! (unused for one level): level t goes to `out` where levels - t is even,
-//! else to `scratch`, so the last lands in `out` and `in` is only read.
-//! The tile is not used. Asynchronous on device instances; callers fence.
-template <class ExecSpace, class Update>
+//! (unused for one level): level t goes to `out` where
+//! swept_level_in_out(levels, t), else to `scratch`, so the last lands in
+//! `out` and `in` is only read. `before_level(t)` is called on the calling
+//! thread before level t >= 2 is issued (it may issue work on `exec` on the
+//! level t - 1 that level reads: a skewed cycle's planes below its lower z
+//! face, node-hybrid/StreamedSlab.hpp). The tile is not used. Asynchronous
+//! on device instances; callers fence.
+template <class ExecSpace, class Update, class BeforeLevel>
 void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
                      const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
-                     const TiledCycle<Update::fields>& cycle) {
+                     const TiledCycle<Update::fields>& cycle, BeforeLevel&& before_level) {
   constexpr int N = Update::fields;
   STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
                  "swept cycle: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
   StateIn<N> from = in;
   for (int t = 1; t <= cycle.levels; ++t) {
-    const StateOut<N>& to = (cycle.levels - t) % 2 == 0 ? out : scratch;
+    if (t >= 2) before_level(t);
+    const StateOut<N>& to = swept_level_in_out(cycle.levels, t) ? out : scratch;
     const Impl::CellBox level = cycle.level_box(t);
     for_each_cell("strata::swept_cycle_level", exec, Impl::box_of(level), StepKernel<Update>{update, from, to});
     Impl::mirror_level_walls<N>(exec, to, cycle, level);
     for (int f = 0; f < N; ++f) from[f] = to[f];
   }
+}
+
+//! run_swept_cycle for a cycle that reads only its own levels.
+template <class ExecSpace, class Update>
+void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                     const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
+                     const TiledCycle<Update::fields>& cycle) {
+  run_swept_cycle(exec, update, in, scratch, out, cycle, [](int) {});
 }
 
 }  // namespace strata

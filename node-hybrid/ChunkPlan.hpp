@@ -37,11 +37,9 @@ struct ChunkPlan {
 
 //! The fewest planes a chunk may have (the buffers' size) for cycles of up
 //! to `steps` steps of `reach`: evenly shared out, chunks then have at least
-//! half of it, (steps + 1) reach. Skewed in place, level t of the first
-//! chunk ends t reach below its top, and at a z wall must still hold the
-//! reach planes its mirror reads; grown through buffers, a chunk's levels
-//! reach (steps - 1) reach across a face between chunks, and must not pass a
-//! z wall of the slab (in core the cells beyond it are mirrored, not computed).
+//! half of it, (steps + 1) reach. Chunks are skewed (level t of a chunk ends
+//! t reach below its top), and the first chunk's last level must still hold
+//! the reach planes a z wall's mirror reads.
 inline int min_chunk_planes(int steps, int reach) { return 2 * (steps + 1) * reach; }
 
 //! Bytes of one z plane of a field over `owned` with `ghosts` layers.
@@ -56,19 +54,50 @@ inline std::int64_t slab_field_bytes(const Box& owned, int ghosts, int fields) {
   return std::int64_t(fields) * field_plane_bytes(owned, ghosts) * (owned.extent(Z) + 2 * ghosts);
 }
 
+//! Planes of one field's chunk buffers for chunks of `planes` planes: each
+//! set a chunk's planes, its ghosts on both sides and one reach more (a
+//! chunk skewed below reads its levels (levels + 1) reach under it), and
+//! the edge store that hands each level's top 2 reach planes to the next
+//! chunk (levels - 1 of them: at most 2 ghosts planes).
+inline std::int64_t chunk_buffer_planes(int ghosts, int reach, int planes) {
+  return std::int64_t(stream_buffer_sets) * (planes + 2 * ghosts + reach) + 2 * ghosts;
+}
+
 //! Bytes of the chunk buffers for chunks of `planes` planes of `fields`
-//! stepped fields.
-inline std::int64_t chunk_buffer_bytes(const Box& owned, int ghosts, int fields, int planes) {
-  return std::int64_t(stream_buffer_sets) * fields * field_plane_bytes(owned, ghosts) * (planes + 2 * ghosts);
+//! stepped fields with `ghosts` layers and updates of `reach`.
+inline std::int64_t chunk_buffer_bytes(const Box& owned, int ghosts, int reach, int fields, int planes) {
+  return fields * field_plane_bytes(owned, ghosts) * chunk_buffer_planes(ghosts, reach, planes);
 }
 
 //! The thickest chunks whose buffers fit in `budget` bytes, at most the
 //! slab; planes 0 where not even chunks of `min_planes` planes fit.
-inline ChunkPlan plan_chunks(const Box& owned, int ghosts, int fields, int min_planes, std::int64_t budget) {
-  const std::int64_t per_plane = std::int64_t(stream_buffer_sets) * fields * field_plane_bytes(owned, ghosts);
-  const std::int64_t planes = std::min<std::int64_t>(budget / per_plane - 2 * ghosts, owned.extent(Z));
-  if (planes < min_planes) return {};
-  return {int(planes), chunk_buffer_bytes(owned, ghosts, fields, int(planes))};
+inline ChunkPlan plan_chunks(const Box& owned, int ghosts, int reach, int fields, int min_planes,
+                             std::int64_t budget) {
+  const std::int64_t field_planes = budget / (fields * field_plane_bytes(owned, ghosts));
+  const std::int64_t fixed = chunk_buffer_planes(ghosts, reach, 0);
+  const std::int64_t planes =
+      std::min<std::int64_t>((field_planes - fixed) / stream_buffer_sets, owned.extent(Z));
+  if (field_planes < fixed || planes < min_planes) return {};
+  return {int(planes), chunk_buffer_bytes(owned, ghosts, reach, fields, int(planes))};
+}
+
+//! Through buffers a cycle's first upload and last download overlap no
+//! compute, so they cost 2 of chunks + 2 stages: chunks are cut thinner than
+//! a budget allows, towards stream_pipeline_chunks of them (fill and drain
+//! then 6% of a cycle), but keep at least stream_min_chunk_bytes of a
+//! field's planes (20 ms on a 50 GB/s bus, some 40 times the fences and
+//! launches a stage costs on a GPU) and min_planes planes.
+constexpr int stream_pipeline_chunks = 32;
+constexpr std::int64_t stream_min_chunk_bytes = std::int64_t(1) << 30;
+
+//! `plan` for chunks through buffers (above), with buffer bytes to match.
+inline ChunkPlan pipelined(const ChunkPlan& plan, const Box& owned, int ghosts, int reach, int fields,
+                           int min_planes) {
+  const std::int64_t plane = field_plane_bytes(owned, ghosts);
+  const std::int64_t even = (owned.extent(Z) + stream_pipeline_chunks - 1) / stream_pipeline_chunks;
+  const std::int64_t floor = std::max<std::int64_t>((stream_min_chunk_bytes + plane - 1) / plane, min_planes);
+  const int planes = int(std::min<std::int64_t>(plan.planes, std::max(even, floor)));
+  return {planes, chunk_buffer_bytes(owned, ghosts, reach, fields, planes)};
 }
 
 //! What streamed cycles took, summed over cycles. Compute and exposed

@@ -561,12 +561,17 @@ class HybridDomain {
     if (!outgrows_budget(rank)) return;  // no split leaves a device slab over the budget
     const int fields = int(settings_.stepped.size());
     const int min_planes = min_chunk_planes(tiled() ? settings_.tiling.steps : 1, settings_.reach);
-    const ChunkPlan plan = plan_chunks(rank, ghosts_, fields, min_planes, settings_.device_memory);
-    if (plan.planes == 0)
+    const ChunkPlan fits = plan_chunks(rank, ghosts_, settings_.reach, fields, min_planes, settings_.device_memory);
+    if (fits.planes == 0) {
+      const std::int64_t least = chunk_buffer_bytes(rank, ghosts_, settings_.reach, fields, min_planes);
       throw InputError("hybrid.device_memory: " + std::to_string(settings_.device_memory) +
                        " bytes hold no chunk of the device slab; chunks of " + std::to_string(min_planes) +
-                       " planes need " + std::to_string(chunk_buffer_bytes(rank, ghosts_, fields, min_planes)));
-    streamed_.emplace(rank, ghosts_, fields, plan, slabs_.device.exec, settings_.stream_access);
+                       " planes need " + std::to_string(least));
+    }
+    const ChunkPlan plan = StreamedSlab<DeviceExec>::computes_in_place(settings_.stream_access)
+                               ? fits
+                               : pipelined(fits, rank, ghosts_, settings_.reach, fields, min_planes);
+    streamed_.emplace(rank, ghosts_, settings_.reach, fields, plan, slabs_.device.exec, settings_.stream_access);
   }
 
   // Rank 0: how its device slab was streamed, where it was.

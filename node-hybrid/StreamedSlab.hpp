@@ -5,34 +5,39 @@
 //! cycle is computed chunk by chunk along z through a bounded set of
 //! buffers in the execution space's memory.
 //!
-//! A chunk is a mini-slab of C planes. Its input buffer receives the
-//! chunk's planes of the state fields plus n r planes on each z side (n
-//! steps of reach r): inside the slab those ghost planes are the
-//! neighbouring chunks' owned planes, exactly as ghost-cell expansion gets
-//! them from a neighbour rank, so the chunk's inner z faces are remote faces
-//! of its TiledCycle; a chunk face on the slab's face keeps what that face
-//! is (a wall, or ghosts the exchange filled). The cycle writes the chunk's
-//! next state into an output buffer, whose owned planes (and wall ghost
-//! planes at a z wall) go back to the backing store's next-state fields.
-//! Every cell is computed by the same update from the same values as in
-//! core, so the result is the same bit for bit.
+//! A chunk is a mini-slab of C planes, and the chunks of a cycle are
+//! skewed at the faces between them (TiledCycle::skewed_z): level t of a
+//! chunk ends t r below its top (r the reach), and starts t r below its
+//! bottom, where the chunk before left the planes level t + 1 reads under
+//! it. So the levels' wavefront runs through the chunks one after another
+//! and no cell is computed twice (OPS's skewed tiles,
+//! ../shared/papers/ops-out-of-core-stencils.txt); a chunk face on the
+//! slab's face keeps what that face is (a wall, or ghosts the exchange
+//! filled, which the levels grow into as in core). Every cell is computed by
+//! the same update from the same values as in core, so the result is the
+//! same bit for bit.
 //!
-//! Buffers hold whole planes laid out as the backing fields' (same x and y
-//! ghost layers), so a chunk's planes move as one contiguous copy per field.
-//! Two input and two output sets let the copies overlap: stage s uploads
-//! chunk s, computes chunk s - 1 and downloads chunk s - 2, each on its own
-//! instance of the space (a GPU's streams).
+//! Through buffers in the space's memory (a GPU's), a chunk's levels are
+//! sweeps (framework/SweptCycle.hpp). Its input buffer receives the planes
+//! its first level reads; the lowest 2 r of them are the previous chunk's
+//! top ones, copied from that chunk's input buffer rather than over the
+//! bus. Before each level t >= 2, the 2 r planes of level t - 1 it reads
+//! below the chunk come from an edge store where the previous chunk left
+//! its own top ones, and this chunk leaves its top ones there for the next.
+//! The last level's planes (and wall ghost planes at a z wall) go back to
+//! the backing store's next-state fields. Buffers hold whole planes laid out
+//! as the backing fields' (same x and y ghost layers), so planes move as one
+//! contiguous copy per field. Two input and two output sets let the copies
+//! overlap: stage s uploads chunk s, computes chunk s - 1 and downloads
+//! chunk s - 2, each on its own instance of the space (a GPU's streams).
 //!
 //! Where the space's memory is host memory, as the backing store is (a
 //! CPU-only build), a copy would only add two passes over the same memory
 //! with nothing to overlap them: chunks are then computed in place, from
-//! the backing store into it, one stage each (ChunkAccess::automatic), and
-//! nothing is recomputed: the chunks' cycles are skewed at the faces between
-//! them (TiledCycle::skewed_z), level t of a chunk ending t r below its top,
-//! and each tile's plane windows persist from one chunk to the next, so the
-//! tiles' wavefronts run through the chunks as through the slab in core
-//! (OPS's skewed tiles, ../shared/papers/ops-out-of-core-stencils.txt).
-//! ChunkAccess::buffered keeps the copies, so tests run a GPU's path there.
+//! the backing store into it, one stage each (ChunkAccess::automatic), with
+//! the tiled kernel, each tile's plane windows persisting from one chunk to
+//! the next. ChunkAccess::buffered keeps the copies, so tests run a GPU's
+//! path there.
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
@@ -63,22 +68,30 @@ class StreamedSlab {
   using Windows = Kokkos::View<double*, memory_space>;
 
   //! Buffers for a slab whose x-y extents are `owned`'s, `ghosts` layers
-  //! deep, `fields` stepped fields, chunks as `plan` cuts them.
+  //! deep, `fields` stepped fields updated with `reach`, chunks as `plan`
+  //! cuts them.
   //! The buffers are allocated by the first run(), so that a slab which
   //! never streams (it fits at the split the run settles on) leaves the
   //! budget to its fields.
-  StreamedSlab(const Box& owned, int ghosts, int fields, const ChunkPlan& plan, const ChunkExec& exec,
+  StreamedSlab(const Box& owned, int ghosts, int reach, int fields, const ChunkPlan& plan, const ChunkExec& exec,
                ChunkAccess access = ChunkAccess::automatic)
       : plan_(plan),
         owned_(owned),
         ghosts_(ghosts),
+        reach_(reach),
         fields_(fields),
-        in_place_(access == ChunkAccess::automatic &&
-                  Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible),
+        in_place_(computes_in_place(access)),
         compute_(exec),
         upload_(independent_instance(exec)),
         download_(independent_instance(exec)) {
     STRATA_REQUIRE(plan.planes >= 1, "StreamedSlab: chunks of " << plan.planes << " planes");
+  }
+
+  //! Whether chunks are computed in place with `access`: where it is
+  //! automatic and the space's memory is host memory.
+  static constexpr bool computes_in_place(ChunkAccess access) {
+    return access == ChunkAccess::automatic &&
+           Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
   }
 
   const ChunkPlan& plan() const { return plan_; }
@@ -88,7 +101,7 @@ class StreamedSlab {
   //! Bytes of buffers held now (in place: the tiles' plane windows).
   std::int64_t buffer_bytes() const {
     std::int64_t bytes = std::int64_t(windows_.span()) * std::int64_t(sizeof(double));
-    for (const std::vector<Buffer>* set : {&in_[0], &in_[1], &out_[0], &out_[1], &scratch_})
+    for (const std::vector<Buffer>* set : {&in_[0], &in_[1], &out_[0], &out_[1], &scratch_, &edges_})
       for (const Buffer& b : *set) bytes += std::int64_t(b.span()) * std::int64_t(sizeof(double));
     return bytes;
   }
@@ -97,6 +110,7 @@ class StreamedSlab {
   void release() {
     for (int s = 0; s < 2; ++s) in_[s].clear(), out_[s].clear();
     scratch_.clear();
+    edges_.clear();
     windows_ = Windows();
   }
 
@@ -116,13 +130,14 @@ class StreamedSlab {
     constexpr int N = Update::fields;
     STRATA_REQUIRE(int(in.size()) == N && int(out.size()) == N && fields_ == N,
                    "StreamedSlab::run: " << N << " fields, " << in.size() << " given, buffers for " << fields_);
-    STRATA_REQUIRE(cycle.levels * cycle.reach <= ghosts_,
-                   "StreamedSlab::run: " << cycle.levels << " steps need more than " << ghosts_ << " ghost layers");
+    STRATA_REQUIRE(cycle.levels * cycle.reach <= ghosts_ && cycle.reach == reach_,
+                   "StreamedSlab::run: " << cycle.levels << " steps of reach " << cycle.reach << " for "
+                                         << ghosts_ << " ghost layers and reach " << reach_);
     STRATA_REQUIRE(plan_.planes >= min_chunk_planes(cycle.levels, cycle.reach),
                    "StreamedSlab::run: chunks of " << plan_.planes << " planes for " << cycle.levels
                                                    << " steps, at least " << min_chunk_planes(cycle.levels, cycle.reach)
                                                    << " needed");
-    const Chunks<N> chunks(cycle, plan_, in_place_, tile_for);
+    const Chunks<N> chunks(cycle, plan_, tile_for);
     const double start = Timers::now();
     // The stream's figures leave out the time `between` takes.
     const double between_seconds = in_place_ ? run_in_place(update, in, out, chunks, between)
@@ -133,17 +148,16 @@ class StreamedSlab {
 
  private:
   // The chunks of one cycle: chunk n's own cycle, skewed at the faces
-  // between chunks or grown across them, every chunk with the first's tile.
+  // between chunks, every chunk with the first's tile.
   template <int N>
   struct Chunks {
     template <class TileFor>
-    Chunks(const TiledCycle<N>& slab, const ChunkPlan& chunk_plan, bool skew, TileFor&& tile_for)
-        : cycle(slab), plan(chunk_plan), skewed(skew) {
+    Chunks(const TiledCycle<N>& slab, const ChunkPlan& chunk_plan, TileFor&& tile_for)
+        : cycle(slab), plan(chunk_plan) {
       cycle.tile = tile_for((*this)(0));
     }
     TiledCycle<N> cycle;
     const ChunkPlan& plan;
-    bool skewed;
     int lo() const { return cycle.owned.lo[Z]; }
     int planes() const { return cycle.owned.extent(Z); }
     int count() const { return plan.chunks(planes()); }
@@ -153,8 +167,8 @@ class StreamedSlab {
       c.owned.hi[Z] = plan.chunk_start(lo(), planes(), n + 1);
       c.walls.at[Z][0] = cycle.walls[Z][0] && n == 0;
       c.walls.at[Z][1] = cycle.walls[Z][1] && n == count() - 1;
-      c.skewed_z[0] = skewed && n > 0;
-      c.skewed_z[1] = skewed && n < count() - 1;
+      c.skewed_z[0] = n > 0;
+      c.skewed_z[1] = n < count() - 1;
       return c;
     }
   };
@@ -196,12 +210,12 @@ class StreamedSlab {
           out_[s].push_back(buffer("strata::stream_out", owned_));
         }
         scratch_.push_back(buffer("strata::stream_scratch", owned_));
+        edges_.push_back(Buffer("strata::stream_edges", 2 * ghosts_, in_[0][0].extent(1), in_[0][0].extent(2)));
       }
     STRATA_REQUIRE(in[0].ghosts() == ghosts_ && in[0].view().extent(2) == in_[0][0].extent(2) &&
                        in[0].view().extent(1) == in_[0][0].extent(1),
                    "StreamedSlab::run: the backing fields' planes are not laid out as the buffers'");
-    const int lo = chunks.lo(), count = chunks.count(), reach = chunks.cycle.reach;
-    const int halo = chunks.cycle.levels * reach;
+    const int lo = chunks.lo(), count = chunks.count(), r = reach_;
     const int stages = count + 2;
     double between_total = 0.0;
     for (int stage = 0; stage < stages; ++stage) {
@@ -211,23 +225,25 @@ class StreamedSlab {
       double moved = 0.0;
       if (stage < count) {
         const auto c = chunks(stage);
-        // The chunk's planes and the ghost planes its levels reach into. The
-        // lowest 2 halo of them are the previous chunk's top planes, already
-        // in the device's memory: copied there, they stay off the bus.
-        int from_bus = c.owned.lo[Z] - halo;
+        // The planes level 1 reads. Past a face between chunks they are the
+        // previous chunk's top input planes, already in the device's memory:
+        // copied there, they stay off the bus.
+        const Impl::CellBox first = c.level_box(1);
+        int from_bus = first.lo[Z] - r;
         if (stage > 0) {
-          from_bus = c.owned.lo[Z] + halo;
-          copy(upload_, in_[(stage - 1) % 2], in_[stage % 2], c.owned.lo[Z] - halo, from_bus,
-               chunks(stage - 1).owned.lo[Z], c.owned.lo[Z]);
+          const auto previous = chunks(stage - 1);
+          from_bus = previous.level_box(1).hi[Z] + r;
+          copy(upload_, in_[(stage - 1) % 2], in_[stage % 2], first.lo[Z] - r, from_bus, buffer_first(previous),
+               buffer_first(c));
         }
-        moved += copy(upload_, in, in_[stage % 2], from_bus, c.owned.hi[Z] + halo, lo, c.owned.lo[Z]);
+        moved += copy(upload_, in, in_[stage % 2], from_bus, first.hi[Z] + r, lo, buffer_first(c));
       }
       if (stage >= 2) {
         const auto c = chunks(stage - 2);
-        // Owned planes, and the ghost planes the last level mirrored at a z wall.
-        const int below = c.walls[Z][0] ? reach : 0, above = c.walls[Z][1] ? reach : 0;
-        moved += copy(download_, out_[stage % 2], out, c.owned.lo[Z] - below, c.owned.hi[Z] + above, c.owned.lo[Z],
-                      lo);
+        // The last level's planes, and the ghost planes it mirrored at a z wall.
+        const Impl::CellBox last = c.level_box(c.levels);
+        const int below = c.walls[Z][0] ? r : 0, above = c.walls[Z][1] ? r : 0;
+        moved += copy(download_, out_[stage % 2], out, last.lo[Z] - below, last.hi[Z] + above, buffer_first(c), lo);
       }
       const double issued = Timers::now();
       const bool computes = stage >= 1 && stage <= count;
@@ -255,29 +271,54 @@ class StreamedSlab {
   }
 
   Buffer buffer(const char* label, const Box& owned) const {
-    return Buffer(std::string(label), plan_.planes + 2 * ghosts_, owned.extent(Y) + 2 * ghosts_,
+    return Buffer(std::string(label), plan_.planes + 2 * ghosts_ + reach_, owned.extent(Y) + 2 * ghosts_,
                   owned.extent(X) + 2 * ghosts_);
   }
 
-  // Buffer b as the cells of `chunk` (its first plane at the buffer's ghost depth).
-  CellArray<double> cells(const Buffer& b, const Impl::CellBox& chunk) const {
-    return CellArray<double>(b.data(), chunk.lo[X] - ghosts_, chunk.lo[Y] - ghosts_, chunk.lo[Z] - ghosts_,
-                             b.stride(1), b.stride(0));
+  // The plane a chunk's buffers hold where the backing fields hold their
+  // first owned plane (at the ghost depth): the buffers reach one reach
+  // deeper below the chunk, where its levels read under a skewed face.
+  template <int N>
+  int buffer_first(const TiledCycle<N>& chunk) const {
+    return chunk.owned.lo[Z] - reach_;
+  }
+
+  // Buffer b as the cells of `chunk`.
+  template <int N>
+  CellArray<double> cells(const Buffer& b, const TiledCycle<N>& chunk) const {
+    return CellArray<double>(b.data(), chunk.owned.lo[X] - ghosts_, chunk.owned.lo[Y] - ghosts_,
+                             buffer_first(chunk) - ghosts_, b.stride(1), b.stride(0));
   }
 
   // A chunk's levels as sweeps over the buffers (framework/SweptCycle.hpp):
   // in the device's memory a sweep over the whole chunk runs at its
   // bandwidth, where a tile's wavefront would leave most of a GPU idle.
+  // Before level t reads level t - 1, the previous chunk's top planes of
+  // level t - 1 go under a skewed lower face, and this chunk's own go to the
+  // edge store for the next chunk.
   template <class Update>
   void compute(const Update& update, const TiledCycle<Update::fields>& chunk, int set) {
-    StateIn<Update::fields> in;
-    StateOut<Update::fields> scratch, out;
-    for (int f = 0; f < Update::fields; ++f) {
-      in[f] = cells(in_[set][f], chunk.owned);
-      scratch[f] = cells(scratch_[f], chunk.owned);
-      out[f] = cells(out_[set][f], chunk.owned);
+    constexpr int N = Update::fields;
+    StateIn<N> in;
+    StateOut<N> scratch, out;
+    for (int f = 0; f < N; ++f) {
+      in[f] = cells(in_[set][f], chunk);
+      scratch[f] = cells(scratch_[f], chunk);
+      out[f] = cells(out_[set][f], chunk);
     }
-    run_swept_cycle(compute_, update, in, scratch, out, chunk);
+    const int r = reach_, lo = chunk.owned.lo[Z], hi = chunk.owned.hi[Z];
+    run_swept_cycle(compute_, update, in, scratch, out, chunk, [&](int t) {
+      const int s = t - 1;  // level s's planes from 2 r + s r to s r below a face
+      const std::vector<Buffer>& level = swept_level_in_out(chunk.levels, s) ? out_[set] : scratch_;
+      for (int f = 0; f < N; ++f) {
+        const auto edge = planes(edges_[f], 2 * r * (s - 1), 2 * r * s);
+        const auto index = [&](int z) { return z - buffer_first(chunk) + ghosts_; };
+        if (chunk.skewed_z[0])
+          Kokkos::deep_copy(compute_, planes(level[f], index(lo - (s + 2) * r), index(lo - s * r)), edge);
+        if (chunk.skewed_z[1])
+          Kokkos::deep_copy(compute_, edge, planes(level[f], index(hi - (s + 2) * r), index(hi - s * r)));
+      }
+    });
   }
 
   // Planes [k0, k1) of each field from `from` to `to`, on `exec`; `from_first`
@@ -306,10 +347,11 @@ class StreamedSlab {
 
   ChunkPlan plan_;
   Box owned_;  //!< the buffers' x-y extents
-  int ghosts_, fields_;
+  int ghosts_, reach_, fields_;
   bool in_place_;
   ChunkExec compute_, upload_, download_;
   std::vector<Buffer> in_[2], out_[2], scratch_;
+  std::vector<Buffer> edges_;  //!< through buffers: levels 1.. levels - 1's top 2 reach planes, per field
   Windows windows_;  //!< in place: each tile's plane windows, from chunk to chunk
   StreamTimes times_;
 };

@@ -120,14 +120,14 @@ DomainResult run_domain(const DomainCase& c, int steps) {
 std::int64_t budget_for(const DomainCase& c, int planes) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                     c.periodic);
-  return chunk_buffer_bytes(decomposition.local(), c.steps_per_cycle, 2, planes);
+  return chunk_buffer_bytes(decomposition.local(), c.steps_per_cycle, 1, 2, planes);
 }
 
-// Every rank grid of this rank count, each rank's box 9 x 9 x 80 or so
+// Every rank grid of this rank count, each rank's box 9 x 9 x 96 or so
 // (x and y split unevenly), z deep enough for chunks of up to 15 planes to
 // stream a device slab of 0.7 of it.
 std::vector<DomainCase> grids_for_this_rank_count() {
-  return test::cases_on_uneven_grids<DomainCase>(MPI_COMM_WORLD, {9, 9, 80});
+  return test::cases_on_uneven_grids<DomainCase>(MPI_COMM_WORLD, {9, 9, 96});
 }
 
 // Cells where two runs' blocks of this rank differ, summed over ranks.
@@ -255,7 +255,7 @@ std::vector<std::string> heat_args(const std::string& dir, const std::string& ru
 std::string heat_budget(int tiled_steps, int planes) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(heat_cells[X], heat_cells[Y], heat_cells[Z]),
                                     {test::world_size(), 1, 1}, {false, true, false});
-  return std::to_string(chunk_buffer_bytes(decomposition.local(), tiled_steps, 1, planes)) + "B";
+  return std::to_string(chunk_buffer_bytes(decomposition.local(), tiled_steps, 1, 1, planes)) + "B";
 }
 
 std::string expect_run(std::vector<std::string> args, const std::vector<std::string>& extra = {}) {

@@ -148,8 +148,8 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
         if (planes < min_chunk_planes(levels, r)) continue;
         for (const ChunkAccess access : {ChunkAccess::automatic, ChunkAccess::buffered}) {
           const Fields<Exec> streamed = filled_like(in, std::numeric_limits<double>::quiet_NaN());
-          const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, 2, planes)};
-          StreamedSlab<Exec> slab(owned, ghosts, 2, plan, exec, access);
+          const ChunkPlan plan{planes, chunk_buffer_bytes(owned, ghosts, r, 2, planes)};
+          StreamedSlab<Exec> slab(owned, ghosts, r, 2, plan, exec, access);
           // In place exactly where the space's memory is host memory and copies are not asked for.
           EXPECT_EQ(slab.in_place(), access == ChunkAccess::automatic && host_memory<Exec>);
           std::vector<int> stages_seen;
@@ -172,12 +172,14 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
               << " planes" << (slab.in_place() ? " in place" : " through buffers") << ": first " << first;
           const StreamTimes& t = slab.times();
           EXPECT_EQ(t.cycles, 1);
-          // Through buffers the slab's planes and ghost planes go up (a chunk's lowest
-          // ghost planes but the first's come from the previous chunk's buffer), its planes down.
+          // Through buffers every plane crosses the bus once each way: up the slab's
+          // planes and what its levels read beyond a z face (a remote face's ghost
+          // layers, a wall's ghost planes), down the slab's planes and the wall ghost
+          // planes its last level mirrored.
           const double plane = double(field_plane_bytes(owned, ghosts)) * 2;
-          const int wall_planes = (walls[Z][0] + walls[Z][1]) * r;
-          EXPECT_EQ(t.bytes, slab.in_place() ? 0.0 : plane * (2 * owned.extent(Z) + 2 * levels * r + wall_planes))
-              << "chunks of " << planes;
+          int beyond = 0;
+          for (int side = 0; side < 2; ++side) beyond += walls[Z][side] ? 2 * r : levels * r;
+          EXPECT_EQ(t.bytes, slab.in_place() ? 0.0 : plane * (2 * owned.extent(Z) + beyond)) << "chunks of " << planes;
           // In place only the tiles' plane windows, which persist from chunk to chunk.
           const std::int64_t windows = std::int64_t(sizeof(double) * persistent_window_doubles(cycle));
           EXPECT_EQ(slab.buffer_bytes(), slab.in_place() ? windows : plan.buffer_bytes);
@@ -209,26 +211,54 @@ TEST(ChunkPlan, ThickestChunkThatFitsTheBudget) {
   const std::int64_t plane = 8 * 34 * 24;
   EXPECT_EQ(field_plane_bytes(owned, ghosts), plane);
   EXPECT_EQ(slab_field_bytes(owned, ghosts, fields), fields * plane * 104);
-  // 5 sets of 2 fields of (C + 4) planes.
-  const std::int64_t per_plane = stream_buffer_sets * fields * plane;
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).planes, 10);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14 + per_plane - 1).planes, 10);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).buffer_bytes, per_plane * 14);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 14).chunks(100), 10);
+  // Reach 1: 5 sets of (C + 2 ghosts + 1) planes and 2 ghosts planes of edges, per field.
+  EXPECT_EQ(chunk_buffer_planes(ghosts, 1, 10), 5 * 15 + 4);
+  const std::int64_t field_plane = fields * plane;
+  EXPECT_EQ(chunk_buffer_bytes(owned, ghosts, 1, fields, 10), field_plane * 79);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 79).planes, 10);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 84 - 1).planes, 10);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 79).buffer_bytes, field_plane * 79);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 79).chunks(100), 10);
   // 13 planes: 8 chunks of 12 or 13, shared out evenly.
-  const ChunkPlan thirteen = plan_chunks(owned, ghosts, fields, 2, per_plane * 17);
+  const ChunkPlan thirteen = plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 94);
   EXPECT_EQ(thirteen.chunks(100), 8);
   EXPECT_EQ(thirteen.chunk_start(5, 100, 0), 5);
   EXPECT_EQ(thirteen.chunk_start(5, 100, 1), 17);
   EXPECT_EQ(thirteen.chunk_start(5, 100, 8), 105);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 6).planes, 2);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 6 - 1).planes, 0);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 1, per_plane * 5).planes, 1);
-  EXPECT_EQ(plan_chunks(owned, ghosts, fields, 2, per_plane * 1000).planes, 100);  // at most the slab
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 39).planes, 2);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 39 - 1).planes, 0);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 1, field_plane * 34).planes, 1);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 1, field_plane * 3).planes, 0);
+  EXPECT_EQ(plan_chunks(owned, ghosts, 2, fields, 2, field_plane * 84).planes, 10);  // a reach more per set
+  EXPECT_EQ(plan_chunks(owned, ghosts, 1, fields, 2, field_plane * 10000).planes, 100);  // at most the slab
   EXPECT_EQ(min_chunk_planes(1, 1), 4);
   EXPECT_EQ(min_chunk_planes(2, 1), 6);
   EXPECT_EQ(min_chunk_planes(4, 1), 10);
   EXPECT_EQ(min_chunk_planes(3, 2), 16);
+}
+
+// Through buffers (a GPU's path) chunks are cut thinner than the budget
+// allows, so a cycle's unoverlapped first upload and last download are short.
+TEST(ChunkPlan, ThroughBuffersChunksAreCutThinnerForThePipeline) {
+  const int ghosts = 2, reach = 1, fields = 1, min_planes = 6;
+  const auto through_buffers = [&](const Box& owned, std::int64_t budget) {
+    const ChunkPlan fits = plan_chunks(owned, ghosts, reach, fields, min_planes, budget);
+    return pipelined(fits, owned, ghosts, reach, fields, min_planes);
+  };
+  const std::int64_t any = std::int64_t(1) << 50;
+  // Planes of a few KiB: 1 GiB of them is more than the slab, as thick as the budget allows.
+  EXPECT_EQ(through_buffers(Box{{0, 0, 0}, {30, 20, 100}}, any).planes, 100);
+  // 2048^2 planes (33.7 MB): 32 chunks of 4096 planes; of 512 planes, 16 would be
+  // under 1 GiB, so 32 planes (1.08 GB), 16 chunks.
+  const Box deep{{0, 0, 0}, {2048, 2048, 4096}}, shallow{{0, 0, 0}, {2048, 2048, 512}};
+  const ChunkPlan p = through_buffers(deep, any);
+  EXPECT_EQ(p.planes, 128);
+  EXPECT_EQ(p.chunks(4096), 32);
+  EXPECT_EQ(p.buffer_bytes, chunk_buffer_bytes(deep, ghosts, reach, fields, 128));
+  EXPECT_EQ(through_buffers(shallow, any).planes, 32);
+  // Never thicker than the budget allows, nor thinner than the fewest planes.
+  EXPECT_EQ(through_buffers(deep, chunk_buffer_bytes(deep, ghosts, reach, fields, 50)).planes, 50);
+  EXPECT_EQ(through_buffers(Box{{0, 0, 0}, {20000, 20000, 64}}, any).planes, min_planes);
 }
 
 }  // namespace
