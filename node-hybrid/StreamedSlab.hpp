@@ -307,12 +307,13 @@ class StreamedSlab {
       out[f] = cells(out_[set][f], chunk);
     }
     const int r = reach_, lo = chunk.owned.lo[Z], hi = chunk.owned.hi[Z];
+    const auto index = [&](int z) { return z - buffer_first(chunk) + ghosts_; };  // a plane's index in the buffers
     run_swept_cycle(compute_, update, in, scratch, out, chunk, [&](int t) {
-      const int s = t - 1;  // level s's planes from 2 r + s r to s r below a face
+      // Level t - 1's edge: its planes from t + 1 to t - 1 reach below a face between chunks.
+      const int s = t - 1;
       const std::vector<Buffer>& level = swept_level_in_out(chunk.levels, s) ? out_[set] : scratch_;
       for (int f = 0; f < N; ++f) {
         const auto edge = planes(edges_[f], 2 * r * (s - 1), 2 * r * s);
-        const auto index = [&](int z) { return z - buffer_first(chunk) + ghosts_; };
         if (chunk.skewed_z[0])
           Kokkos::deep_copy(compute_, planes(level[f], index(lo - (s + 2) * r), index(lo - s * r)), edge);
         if (chunk.skewed_z[1])
@@ -322,7 +323,8 @@ class StreamedSlab {
   }
 
   // Planes [k0, k1) of each field from `from` to `to`, on `exec`; `from_first`
-  // and `to_first` are the first owned planes of what each holds. Bytes moved.
+  // and `to_first` are the planes each holds at its ghost depth (a backing
+  // field's first owned plane, a chunk's buffer_first). Bytes moved.
   template <class Exec, class From, class To>
   double copy(const Exec& exec, const From& from, const To& to, int k0, int k1, int from_first, int to_first) const {
     double bytes = 0.0;
