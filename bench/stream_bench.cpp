@@ -102,7 +102,9 @@ int main(int argc, char* argv[]) {
     const int in_core_n = setup.value<int>(3, n);
     const Box rank_box = box_of_size(n, n, n);
     const std::int64_t fields = slab_field_bytes(rank_box, k, 2);
-    // Heat3d streams one field with k ghost layers; by default in 8 chunks.
+    // Heat3d streams one field with k ghost layers; by default the budget
+    // holds chunks of an 8th of the slab (through buffers a large slab is cut
+    // thinner, ChunkPlan's pipelined).
     constexpr int reach = heat3d::Heat3d<>::reach;
     const int default_planes = std::max(min_chunk_planes(k, reach), (n + 7) / 8);
     const std::int64_t budget = setup.args.size() > 2 ? std::int64_t(setup.value<double>(2, 0) * (1 << 20))

@@ -109,7 +109,9 @@ struct TiledCycle {
   //! the next (node-hybrid/StreamedSlab.hpp): level t ends t reach short of
   //! such a face instead of growing past it, so no cell is computed twice,
   //! and the levels' planes below the lower one are those the cycle before
-  //! left in the plane windows (run_tiled_cycle with persistent windows).
+  //! left in the plane windows (run_tiled_cycle with persistent windows),
+  //! or, level by level, put there by the caller (run_swept_cycle's
+  //! before_level).
   bool skewed_z[2] = {false, false};
 
   //! Cells level t (0..levels) is valid on: `owned` grown by (levels - t)

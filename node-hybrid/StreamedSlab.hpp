@@ -118,7 +118,8 @@ class StreamedSlab {
   //! levels, mirrors): `in` is read and `out` written in the backing store,
   //! whose fields are allocated over `cycle.owned` with this slab's ghosts
   //! and hold `cycle.levels * reach` valid ghost layers on remote faces, as
-  //! for an in-core cycle. `tile_for(chunk cycle)` gives each chunk's tile.
+  //! for an in-core cycle. `tile_for(chunk cycle)` gives the chunks' tile
+  //! (asked for the first chunk's cycle).
   //! `between(stage, stages)` runs on the calling thread once per stage,
   //! after the stage's copies and compute are issued and before they are
   //! waited for: on a device, what it does (the host slab's share of its
