@@ -308,24 +308,22 @@ class StreamedSlab {
       out[f] = cells(out_[set][f], chunk);
     }
     const int r = reach_, lo = chunk.owned.lo[Z], hi = chunk.owned.hi[Z];
-    const auto index = [&](int z) { return z - buffer_first(chunk) + ghosts_; };  // a plane's index in the buffers
     run_swept_cycle(compute_, update, in, scratch, out, chunk, [&](int t) {
-      // Level t - 1's edge: its planes from t + 1 to t - 1 reach below a face between chunks.
+      // Level s = t - 1's edge: its planes from s + 2 to s reach below a face
+      // between chunks, in the edge store from plane 2 r (s - 1).
       const int s = t - 1;
       const std::vector<Buffer>& level = swept_level_in_out(chunk.levels, s) ? out_[set] : scratch_;
-      for (int f = 0; f < N; ++f) {
-        const auto edge = planes(edges_[f], 2 * r * (s - 1), 2 * r * s);
-        if (chunk.skewed_z[0])
-          Kokkos::deep_copy(compute_, planes(level[f], index(lo - (s + 2) * r), index(lo - s * r)), edge);
-        if (chunk.skewed_z[1])
-          Kokkos::deep_copy(compute_, edge, planes(level[f], index(hi - (s + 2) * r), index(hi - s * r)));
-      }
+      const auto edge_first = [&](int face) { return face - (s + 2) * r - 2 * r * (s - 1) + ghosts_; };
+      if (chunk.skewed_z[0])
+        copy(compute_, edges_, level, lo - (s + 2) * r, lo - s * r, edge_first(lo), buffer_first(chunk));
+      if (chunk.skewed_z[1])
+        copy(compute_, level, edges_, hi - (s + 2) * r, hi - s * r, buffer_first(chunk), edge_first(hi));
     });
   }
 
   // Planes [k0, k1) of each field from `from` to `to`, on `exec`; `from_first`
   // and `to_first` are the planes each holds at its ghost depth (a backing
-  // field's first owned plane, a chunk's buffer_first). Bytes moved.
+  // field's first owned plane, a chunk's buffer_first, an edge slot's). Bytes moved.
   template <class Exec, class From, class To>
   double copy(const Exec& exec, const From& from, const To& to, int k0, int k1, int from_first, int to_first) const {
     double bytes = 0.0;
