@@ -9,6 +9,7 @@
 #include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
+#include "node-hybrid/RankStore.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -108,6 +109,13 @@ int host_threads() {
 #endif
 }
 
+// Host memory a rank's fields take: its store where its device slab may
+// stream, else the host slab's (and the device slab's on a CPU-only build).
+std::int64_t host_field_bytes(const RankFootprint& need) {
+  if (need.store_bytes > 0) return need.store_bytes;
+  return need.host_bytes + (device_memory_is_host ? need.device_bytes : 0);
+}
+
 }  // namespace
 
 RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 3>& dims, const Box& box) {
@@ -131,6 +139,8 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
     const int stepped = int(layout.domain.stepped.size());
     f.min_chunk_planes = min_chunk_planes(layout.domain.tiling.steps, layout.domain.reach);
     f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, layout.domain.reach, stepped, f.min_chunk_planes);
+    if (f.device_budget > 0 && slab_field_bytes(box, f.ghosts, f.fields) > f.device_budget)
+      f.store_bytes = RankStore::bytes(box, f.ghosts, f.fields);
   }
   return f;
 }
@@ -183,9 +193,7 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootpri
         "device_memory", budget_text + " holds no chunk of the device slab streamed through it: chunks of " +
                              std::to_string(need.min_chunk_planes) + " planes need " +
                              bytes_text(double(need.min_stream_bytes)) + " of buffers, the least budget for this run");
-  // A streamed device slab's fields live in (pinned) host memory.
-  const bool device_on_host = device_memory_is_host || need.streams();
-  const std::int64_t host_need = need.host_bytes + (device_on_host ? need.device_bytes : 0);
+  const std::int64_t host_need = host_field_bytes(need);
   if (const auto available = host_available_bytes(); available && host_need > *available / ranks_on_node)
     deck.root().section("grid").fail(
         "cells", "a rank needs " + bytes_text(double(host_need)) + " of host memory" + fields + ", more than the " +
@@ -193,15 +201,17 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootpri
                      bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
                      " rank(s) on this node)" + remedy);
   // Moving the cut builds the rank's slabs anew before freeing the old ones:
-  // for a moment their host-memory fields are there twice.
-  if (const auto available = host_available_bytes();
-      available && config.hybrid.share_for(host_name()).automatic && 2 * host_need > *available / ranks_on_node)
+  // for a moment their host-memory fields are there twice (but for a
+  // store's, which move in place).
+  if (const auto available = host_available_bytes(); available && need.store_bytes == 0 &&
+                                                      config.hybrid.share_for(host_name()).automatic &&
+                                                      2 * host_need > *available / ranks_on_node)
     deck.root().section("hybrid").fail(
         "cpu_share", "auto moves the cut between the slabs, and a move needs a rank's " +
                          bytes_text(double(host_need)) + " of fields in host memory twice for a moment, more than the " +
                          bytes_text(double(*available / ranks_on_node)) +
                          " it can have: set a fixed share, or use more nodes or fewer cells");
-  if (device_on_host || need.device_bytes == 0) return;
+  if (device_memory_is_host || need.streams() || need.device_bytes == 0) return;
   // Ranks are spread over the node's GPUs round robin.
   const int gpus = std::max(1, gpus_on_node());
   const int sharing = (ranks_on_node + gpus - 1) / gpus;
@@ -335,10 +345,13 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
       << need.host_planes << " host planes, " << largest_box.extent(Z) - need.host_planes << " device planes\n";
   out << "  memory per rank (fields, " << need.fields << " arrays with " << need.ghosts << " ghost layers): host "
       << bytes_text(double(need.host_bytes)) << ", device " << bytes_text(double(need.device_bytes))
-      << (device_memory_is_host ? " (host memory in this build)" : "") << "\n";
+      << (device_memory_is_host ? " (host memory in this build)" : "")
+      << (need.store_bytes > 0 ? ", both in one host store of " + bytes_text(double(need.store_bytes)) +
+                                     " (the device slab may stream)"
+                               : std::string())
+      << "\n";
   if (const auto available = host_available_bytes())
-    out << "  memory per node: "
-        << bytes_text(double(need.host_bytes + (device_memory_is_host ? need.device_bytes : 0)) * per_node)
+    out << "  memory per node: " << bytes_text(double(host_field_bytes(need)) * per_node)
         << " of host memory for " << per_node << " rank(s); this machine has " << bytes_text(double(*available))
         << " available\n";
   if (!domain.exchanged.empty())

@@ -32,6 +32,9 @@ struct RankFootprint {
   bool can_stream = false;        //!< the app's step is one update: a device slab over budget is streamed
   int min_chunk_planes = 0;       //!< the fewest planes of a streamed chunk
   std::int64_t min_stream_bytes = 0;  //!< chunk buffers of that many planes: the least budget that streams
+  //! Where the device slab may stream at some cut (the rank's fields are
+  //! over the budget): the store in host memory holding both slabs' fields.
+  std::int64_t store_bytes = 0;
   //! The device slab streams: its fields in host memory, chunk buffers within the budget on the device.
   bool streams() const { return can_stream && device_budget > 0 && device_bytes > device_budget; }
 };

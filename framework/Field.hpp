@@ -8,6 +8,7 @@
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
+#include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/HugePages.hpp"
 #include "framework/Stagger.hpp"
@@ -20,12 +21,6 @@
 
 namespace strata {
 
-//! Where a field's values live: in its memory space, or in pinned host
-//! memory that its space's kernels reach across the bus (a streamed slab's
-//! backing store, node-hybrid/StreamedSlab.hpp). A memory space the host
-//! reaches already is its own host storage.
-enum class FieldStorage { InSpace, PinnedHost };
-
 template <class MemorySpace>
 class Field {
  public:
@@ -35,14 +30,10 @@ class Field {
   Field() = default;
 
   //! Allocates (and zeroes) `owned` grown by `ghosts` layers.
-  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred(),
-        FieldStorage storage = FieldStorage::InSpace)
+  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred())
       : owned_(owned), ghosts_(ghosts), stagger_(stagger) {
     const Box a = allocated();
-    if (storage == FieldStorage::PinnedHost && !host_reaches_space) {
-      pinned_ = Kokkos::View<double*, PinnedHostSpace>(name, std::size_t(a.num_cells()));
-      view_ = view_type(pinned_.data(), a.extent(Z), a.extent(Y), a.extent(X));
-    } else if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
+    if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
       // Huge pages must be asked for before the zeroing touches the memory.
       view_ = view_type(Kokkos::view_alloc(name, Kokkos::WithoutInitializing), a.extent(Z), a.extent(Y), a.extent(X));
       advise_huge_pages(view_.data(), view_.span() * sizeof(double));
@@ -52,13 +43,29 @@ class Field {
     }
   }
 
+  //! A window of host memory `backing` from element `offset`, laid out as a
+  //! field allocated over `owned` with `ghosts` layers (a slab's field in a
+  //! rank's store, node-hybrid/RankStore.hpp): the space's kernels reach it
+  //! across the bus where its memory is not the host's.
+  Field(const Box& owned, int ghosts, const Stagger& stagger, const Kokkos::View<double*, PinnedHostSpace>& backing,
+        std::size_t offset)
+      : owned_(owned), ghosts_(ghosts), stagger_(stagger), backing_(backing) {
+    const Box a = allocated();
+    STRATA_REQUIRE(offset + std::size_t(a.num_cells()) <= backing.size(),
+                   "Field: a window of " << a.num_cells() << " values from " << offset << " outside "
+                                         << backing.size());
+    view_ = view_type(backing.data() + offset, a.extent(Z), a.extent(Y), a.extent(X));
+  }
+
   const Box& owned() const { return owned_; }
   //! The owned box with its ghost layers: every index a kernel may touch.
   Box allocated() const { return grow(owned_, ghosts_); }
   int ghosts() const { return ghosts_; }
   const Stagger& stagger() const { return stagger_; }
   const view_type& view() const { return view_; }
-  std::string name() const { return pinned_.data() ? pinned_.label() : view_.label(); }
+  std::string name() const { return is_window() ? backing_.label() : view_.label(); }
+  //! Its values are a window of host memory it shares.
+  bool is_window() const { return backing_.data() != nullptr; }
 
   //! Accessor in global indices for kernels.
   CellArray<double> cells() const {
@@ -68,14 +75,11 @@ class Field {
   }
 
  private:
-  static constexpr bool host_reaches_space =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemorySpace>::accessible;
-
   Box owned_;
   int ghosts_ = 0;
   Stagger stagger_ = cell_centred();
-  view_type view_;  //!< over pinned_ where the values live in pinned host memory
-  Kokkos::View<double*, PinnedHostSpace> pinned_;
+  view_type view_;  //!< over backing_ where the field is a window
+  Kokkos::View<double*, PinnedHostSpace> backing_;
 };
 
 }  // namespace strata

@@ -23,7 +23,9 @@
 //! (framework/TimeTiling.hpp); untiled, one sweep per step. A device slab
 //! larger than HybridSettings::device_memory is streamed through chunk
 //! buffers within it (node-hybrid/StreamedSlab.hpp), untiled runs in
-//! one-step cycles.
+//! one-step cycles; a rank where that can happen keeps both slabs' fields
+//! in one host store (node-hybrid/RankStore.hpp), so moving the cut
+//! allocates no second copy of them.
 //!
 //! Threads: the rank's main thread calls MPI, launches device work and drives
 //! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
@@ -41,6 +43,7 @@
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/HybridReport.hpp"
 #include "node-hybrid/HybridSettings.hpp"
+#include "node-hybrid/RankStore.hpp"
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabInterface.hpp"
@@ -74,9 +77,8 @@ class HybridDomain {
         sweep_halo_(make_group(settings.exchanged, settings.halo_depth * settings.reach,
                                settings.halo_depth > 1 ? HaloShape::Full : HaloShape::Faces)),
         groups_(make_groups(settings.groups)),
-        slabs_(decomposition, settings.fields, measurement_.controller().plan().host_planes, ghosts_,
-               face_depth(settings), device_exec, host_exec,
-               device_storage(measurement_.controller().plan().host_planes)),
+        store_(make_store(measurement_.controller().plan().host_planes)),
+        slabs_(make_slabs(measurement_.controller().plan().host_planes, device_exec, host_exec)),
         tiling_(settings.tiling.steps, settings.tiling.automatic) {
     split_groups();
     adopt_cached_tiling();
@@ -240,6 +242,7 @@ class HybridDomain {
     walls_fresh_ = false;
     if (!slabs_.device.empty()) std::swap(slabs_.device.fields[a], slabs_.device.fields[b]);
     if (!slabs_.host.empty()) std::swap(slabs_.host.fields[a], slabs_.host.fields[b]);
+    if (store_) store_->swap(a, b);
   }
 
   int host_planes() const { return slabs_.host.owned.extent(Z); }
@@ -255,10 +258,20 @@ class HybridDomain {
     walls_fresh_ = false;
     // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
     if (streamed_ && !outgrows_budget(device_box(host_planes))) streamed_->release();
-    SlabPair<DeviceExec, HostExec> moved(decomposition_, settings_.fields, host_planes, ghosts_, face_depth(settings_),
-                                         slabs_.device.exec, slabs_.host.exec, device_storage(host_planes));
-    moved.copy_planes_from(slabs_);
-    slabs_ = std::move(moved);
+    const DeviceExec device_exec = slabs_.device.exec;
+    const HostExec host_exec = slabs_.host.exec;
+    if (store_) {
+      // The planes move within the store; a device slab in device memory
+      // goes there first, and is freed before the new one is allocated.
+      slabs_.stow_device_fields(*store_);
+      slabs_ = SlabPair<DeviceExec, HostExec>();
+      store_->move_cut(device_box(host_planes).hi[Z]);
+      slabs_ = make_slabs(host_planes, device_exec, host_exec);
+    } else {
+      SlabPair<DeviceExec, HostExec> moved = make_slabs(host_planes, device_exec, host_exec);
+      moved.copy_planes_from(slabs_);
+      slabs_ = std::move(moved);
+    }
     split_groups();
     measurement_.cut_moved();
   }
@@ -540,10 +553,20 @@ class HybridDomain {
            slab_field_bytes(device_owned, ghosts_, int(settings_.fields.size())) > settings_.device_memory;
   }
 
-  // A streamed device slab's fields live in pinned host memory (on a GPU;
-  // a host space's memory is the host's already).
-  FieldStorage device_storage(int host_planes) const {
-    return outgrows_budget(device_box(host_planes)) ? FieldStorage::PinnedHost : FieldStorage::InSpace;
+  // A rank whose device slab may outgrow the budget keeps its fields in a
+  // store in host memory (pinned on a GPU), cut with `host_planes` above.
+  std::optional<RankStore> make_store(int host_planes) const {
+    if (!outgrows_budget(decomposition_.local())) return std::nullopt;
+    return RankStore(decomposition_.local(), ghosts_, settings_.fields, device_box(host_planes).hi[Z]);
+  }
+
+  // The slabs with `host_planes` planes above the cut: in the store where
+  // there is one, a device slab there only while it streams.
+  SlabPair<DeviceExec, HostExec> make_slabs(int host_planes, const DeviceExec& device_exec,
+                                            const HostExec& host_exec) const {
+    return SlabPair<DeviceExec, HostExec>(decomposition_, settings_.fields, host_planes, ghosts_,
+                                          face_depth(settings_), device_exec, host_exec,
+                                          store_ ? &*store_ : nullptr, outgrows_budget(device_box(host_planes)));
   }
 
   // The rank's device slab when the host slab has `host_planes` planes.
@@ -858,6 +881,8 @@ class HybridDomain {
   // Messages first: their checks of the rank's size come before the slabs'.
   Group sweep_halo_;  //!< the fields a sweep reads (HybridSettings::exchanged)
   std::vector<Group> groups_;
+  //! Where the device slab may outgrow HybridSettings::device_memory: the rank's fields, both slabs' windows.
+  std::optional<RankStore> store_;
   SlabPair<DeviceExec, HostExec> slabs_;
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   TilingTuner tiling_;

@@ -123,6 +123,21 @@ TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
             "halo per exchange: 4.4 KiB received by the busiest rank (1 field(s), 2 layer(s), 3 neighbour(s))");
 }
 
+// A rank whose fields are over the device budget may stream its device
+// slab: both slabs' fields then live in one host store, the rank's planes
+// and each slab's own ghost planes.
+TEST(RunCheck, AStreamingRankKeepsBothSlabsInOneStore) {
+  const DriverRun run = run_driver(check_args({"--set", "grid.cells=[30,21,80]", "--set", "time_tiling.steps=2",
+                                               "--set", "hybrid.device_memory=150000B"}));
+  ASSERT_EQ(run.code, 0) << run.err;
+  if (test::world_rank() != 0) return;
+  // Planes of 19 x 15 x 8 B = 2280 B, 24 of 80 on the host: 2 x 2280 x (24 + 4) = 127680 B and
+  // 2 x 2280 x (56 + 4) = 273600 B (over the budget); the store 2 x 2280 x (80 + 4 x 2) = 401280 B.
+  EXPECT_EQ(line_of(run.out, "memory per rank"),
+            "memory per rank (fields, 2 arrays with 2 ghost layers): host 124.7 KiB, device 267.2 KiB (host memory "
+            "in this build), both in one host store of 391.9 KiB (the device slab may stream)");
+}
+
 // cpu_share: auto on fields that take more than half of the host's memory
 // (a move of the cut holds them twice) is refused; a fixed share runs.
 TEST(RunCheck, AutoShareNeedsRoomForTheFieldsTwice) {
