@@ -735,9 +735,11 @@ class HybridDomain {
 
   //! Calls f(exec) with the space whose processor reaches `slab`'s fields
   //! fastest: its own, but for a streamed device slab, whose fields are
-  //! pinned host memory, the host's: the device would read it across the
+  //! pinned host memory, the host's: the device would reach them across the
   //! bus (on the H100 node, 54 s of a 59.5 s streamed heat3d 1800^3 run fell
-  //! outside every timed phase, where the run's watchdog reduction sits).
+  //! outside every timed phase, where the run's watchdog reduction sits; an
+  //! initial state writes the whole slab). Reductions and launched kernels
+  //! go there; a streamed slab's cycles go through its chunks.
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
     if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && device_streams())
@@ -832,8 +834,9 @@ class HybridDomain {
     if (slabs_.device.empty()) return;
     const double t0 = Timers::now();
     const auto kernel = make_kernel(slabs_.device.fields);
-    for (int r = 0; r < settings_.device_kernel_repeats; ++r)
-      for_each_cell("strata::device_slab", slabs_.device.exec, boxes, kernel);
+    with_nearest_exec(slabs_.device, [&](const auto& exec) {
+      for (int r = 0; r < settings_.device_kernel_repeats; ++r) for_each_cell("strata::device_slab", exec, boxes, kernel);
+    });
     if (measurement_.timing_slabs()) {
       slabs_.device.exec.fence();
       measurement_.add_device_seconds(Timers::now() - t0);
