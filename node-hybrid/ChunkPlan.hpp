@@ -107,6 +107,7 @@ inline ChunkPlan pipelined(const ChunkPlan& plan, const Box& owned, int ghosts, 
 //! that only copy (the first upload and the last download of a cycle).
 struct StreamTimes {
   int cycles = 0;
+  int slab_planes = 0;           //!< the planes of the last slab streamed (the cut may have moved since)
   double seconds = 0.0;          //!< whole streamed passes
   double compute_seconds = 0.0;  //!< chunks' tiled cycles
   double exposed_seconds = 0.0;  //!< stages' time beyond their compute

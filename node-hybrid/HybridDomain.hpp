@@ -337,7 +337,7 @@ class HybridDomain {
     const StreamTimes& t = streamed_->times();
     figures.insert(figures.end(), {{"stream_budget_bytes", double(settings_.device_memory)},
                                    {"stream_chunk_planes", streamed_->plan().planes},
-                                   {"stream_chunks", streamed_->plan().chunks(slabs_.device.owned.extent(Z))},
+                                   {"stream_chunks", streamed_->plan().chunks(t.slab_planes)},
                                    {"stream_in_place", streamed_->in_place()},
                                    {"stream_cycles", t.cycles},
                                    {"stream_seconds", t.seconds},
@@ -602,9 +602,11 @@ class HybridDomain {
     if (decomposition_.rank() != 0 || !streamed_ || streamed_->times().cycles == 0) return;
     StreamFigures figures;
     figures.budget = settings_.device_memory;
-    figures.slab_bytes = slab_field_bytes(slabs_.device.owned, ghosts_, int(settings_.fields.size()));
+    // The slab as it last streamed: under cpu_share auto the cut may have moved since.
+    figures.slab_planes = streamed_->times().slab_planes;
+    figures.slab_bytes = slab_field_bytes(device_box(planes() - figures.slab_planes), ghosts_,
+                                          int(settings_.fields.size()));
     figures.plan = streamed_->plan();
-    figures.slab_planes = slabs_.device.owned.extent(Z);
     figures.steps = cycle_steps();
     figures.in_place = streamed_->in_place();
     figures.times = streamed_->times();

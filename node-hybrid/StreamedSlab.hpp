@@ -145,6 +145,7 @@ class StreamedSlab {
                                              : run_buffered(update, in, out, chunks, between);
     times_.seconds += Timers::now() - start - between_seconds;
     ++times_.cycles;
+    times_.slab_planes = cycle.owned.extent(Z);
   }
 
  private:

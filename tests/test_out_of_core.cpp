@@ -177,18 +177,22 @@ TEST(OutOfCoreDomain, StreamedEqualsInCoreOnEveryRankGridShareAndChunkCount) {
 // Chunk buffers exist only while the device slab streams: a move that makes
 // it fit frees them (its fields need the budget), a move back makes them
 // again; the fields are the in-core run's all along.
+// A budget every rank's device slab fits at share 0.6 and outgrows at 0.
+std::int64_t budget_fitting_at_six_tenths(const DomainCase& c, const Decomposition& decomposition) {
+  Box fitting_device = decomposition.local();
+  fitting_device.hi[Z] -= round_host_planes(fitting_device.extent(Z), 0.6, c.steps_per_cycle);
+  std::int64_t budget = slab_field_bytes(fitting_device, ghost_layers(coupled_settings(c, decomposition)), 4);
+  MPI_Allreduce(MPI_IN_PLACE, &budget, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  return budget;
+}
+
 TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
   DomainCase c = grids_for_this_rank_count().front();
   c.steps_per_cycle = 2;
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                     c.periodic);
-  const int planes = decomposition.local().extent(Z);
-  const int fitting_host_planes = round_host_planes(planes, 0.6, c.steps_per_cycle);
-  Box fitting_device = decomposition.local();
-  fitting_device.hi[Z] -= fitting_host_planes;
-  // A budget every rank's device slab fits at share 0.6 and outgrows at 0.
-  std::int64_t budget = slab_field_bytes(fitting_device, ghost_layers(coupled_settings(c, decomposition)), 4);
-  MPI_Allreduce(MPI_IN_PLACE, &budget, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+  const int fitting_host_planes = round_host_planes(decomposition.local().extent(Z), 0.6, c.steps_per_cycle);
+  const std::int64_t budget = budget_fitting_at_six_tenths(c, decomposition);
   c.access = ChunkAccess::buffered;
   const auto run = [&](std::int64_t device_memory, std::vector<std::int64_t>* buffer_bytes) {
     DomainCase with_budget = c;
@@ -212,6 +216,20 @@ TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
   EXPECT_GT(buffer_bytes[0], 0) << "streaming at share 0: " << describe(c);
   EXPECT_EQ(buffer_bytes[1], 0) << "fitting at share 0.6: " << describe(c);
   EXPECT_EQ(buffer_bytes[2], buffer_bytes[0]) << "streaming again at share 0: " << describe(c);
+}
+
+// A slab that streamed and then fits (planes moved to the host) reports
+// the chunks it streamed in, not those of the slab it is at the end.
+TEST(OutOfCoreDomain, TheReportGivesTheSlabAsItLastStreamed) {
+  DomainCase c = grids_for_this_rank_count().front();
+  c.steps_per_cycle = 2;
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                    c.periodic);
+  c.device_memory = budget_fitting_at_six_tenths(c, decomposition);
+  const int streamed_chunks = run_domain(c, 4).chunks;
+  EXPECT_GE(streamed_chunks, 2) << describe(c);
+  c.moved_share = 0.6;
+  EXPECT_EQ(run_domain(c, 6).chunks, streamed_chunks) << describe(c);
 }
 
 // A budget below one chunk's buffers is refused, naming the least.
