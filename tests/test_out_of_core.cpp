@@ -42,6 +42,7 @@ struct DomainCase {
   int steps_per_cycle = 1;
   double share = 0.0;
   double moved_share = -1.0;       // the share the planes move to before the third cycle; < 0: none
+  bool automatic = false;          // cpu_share auto from `share`: tuned, then rebalanced every interval
   std::int64_t device_memory = 0;  // 0: in core
   ChunkAccess access = ChunkAccess::automatic;
 };
@@ -52,6 +53,7 @@ std::string describe(const DomainCase& c) {
     << "x" << c.cells[2] << ", periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2] << ", "
     << c.steps_per_cycle << " steps per cycle, share " << c.share;
   if (c.moved_share >= 0.0) s << " then " << c.moved_share;
+  if (c.automatic) s << " then auto";
   s << ", device memory " << c.device_memory << " bytes"
     << (c.access == ChunkAccess::buffered ? " through buffers" : "");
   return s.str();
@@ -70,6 +72,7 @@ HostBlock block_of(const Box& box, int field) {
 struct DomainResult {
   std::array<HostBlock, 2> fields;
   int chunks = 0;  // rank 0's streamed chunks, from the report; 0: in core
+  int cuts = 0;    // how many different cuts this rank's cycles ran at
 };
 
 HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomposition) {
@@ -85,6 +88,9 @@ HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomp
   s.halo_depth = c.steps_per_cycle;
   s.tiling.steps = c.steps_per_cycle;
   s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, s.halo_depth);
+  s.share.automatic = c.automatic;
+  s.share.sweeps_per_interval = 2;  // intervals of three cycles: cuts move with the fields swapped either way
+  s.share.rebalance_every = 1;
   s.device_memory = c.device_memory;
   s.stream_access = c.access;
   return s;
@@ -99,14 +105,16 @@ DomainResult run_domain(const DomainCase& c, int steps) {
   domain.scatter(U, block_of(decomposition.local(), 0));
   domain.scatter(V, block_of(decomposition.local(), 1));
   Timers timers;
+  std::set<int> cuts;
   for (int done = 0, cycle = 0; done < steps; ++cycle) {
     if (cycle == 2 && c.moved_share >= 0.0)
       domain.set_host_planes(round_host_planes(decomposition.local().extent(Z), c.moved_share, s.halo_depth));
     const int n = std::min(domain.cycle_steps(), steps - done);
     domain.advance(test::Coupled<1>{}, n, timers);
+    cuts.insert(domain.host_planes());
     done += n;
   }
-  DomainResult result{{domain.gather(U), domain.gather(V)}, 0};
+  DomainResult result{{domain.gather(U), domain.gather(V)}, 0, int(cuts.size())};
   std::ostringstream report;
   domain.report(report);
   std::smatch m;
@@ -206,7 +214,7 @@ TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
       domain.advance(test::Coupled<1>{}, 2, timers);
       if (buffer_bytes) buffer_bytes->push_back(domain.stream_buffer_bytes());
     }
-    return DomainResult{{domain.gather(U), domain.gather(V)}, 0};
+    return DomainResult{{domain.gather(U), domain.gather(V)}, 0, 0};
   };
   c.device_memory = budget;
   std::vector<std::int64_t> buffer_bytes;
@@ -216,6 +224,26 @@ TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
   EXPECT_GT(buffer_bytes[0], 0) << "streaming at share 0: " << describe(c);
   EXPECT_EQ(buffer_bytes[1], 0) << "fitting at share 0.6: " << describe(c);
   EXPECT_EQ(buffer_bytes[2], buffer_bytes[0]) << "streaming again at share 0: " << describe(c);
+}
+
+// cpu_share auto on a streamed slab: the tuner's probes and confirmations
+// and the rebalancer move the cut between streamed and fitting device slabs
+// (the budget fits it from 0.6 of the planes on the host), the planes
+// moving within the rank's store; the fields stay the in-core run's.
+TEST(OutOfCoreDomain, AutoShareMovesAStreamedCutAndKeepsTheFields) {
+  for (DomainCase c : grids_for_this_rank_count()) {
+    c.steps_per_cycle = 2;
+    const DomainResult in_core = run_domain(c, 60);
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                      c.periodic);
+    c.device_memory = budget_fitting_at_six_tenths(c, decomposition);
+    c.automatic = true;
+    c.share = 0.5;
+    const DomainResult streamed = run_domain(c, 60);
+    EXPECT_GE(streamed.chunks, 2) << describe(c);
+    EXPECT_GE(streamed.cuts, 3) << describe(c);
+    EXPECT_EQ(mismatches(streamed, in_core), 0) << describe(c);
+  }
 }
 
 // A slab that streamed and then fits (planes moved to the host) reports
