@@ -837,7 +837,8 @@ class HybridDomain {
     const double t0 = Timers::now();
     const auto kernel = make_kernel(slabs_.device.fields);
     with_nearest_exec(slabs_.device, [&](const auto& exec) {
-      for (int r = 0; r < settings_.device_kernel_repeats; ++r) for_each_cell("strata::device_slab", exec, boxes, kernel);
+      for (int r = 0; r < settings_.device_kernel_repeats; ++r)
+        for_each_cell("strata::device_slab", exec, boxes, kernel);
     });
     if (measurement_.timing_slabs()) {
       slabs_.device.exec.fence();

@@ -17,6 +17,7 @@
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
+#include "framework/HugePages.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 
@@ -26,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -45,8 +47,14 @@ class RankStore {
       planes_.emplace_back(Kokkos::view_alloc(spec.name, Kokkos::WithoutInitializing),
                            plane_cells_ * std::size_t(planes(rank, ghosts)));
     }
-    // Zeroed by the host's threads: the first touch places pages near them.
-    for (const Planes& p : planes_) Kokkos::deep_copy(HostExecSpace(), p, 0.0);
+    // Huge pages as for a host field (framework/HugePages.hpp; pinned memory
+    // is mapped already), then zeroed by the host's threads: the first
+    // touch places pages near them.
+    for (const Planes& p : planes_) {
+      if constexpr (std::is_same_v<PinnedHostSpace, Kokkos::HostSpace>)
+        advise_huge_pages(p.data(), p.span() * sizeof(double));
+      Kokkos::deep_copy(HostExecSpace(), p, 0.0);
+    }
     HostExecSpace().fence();
   }
 

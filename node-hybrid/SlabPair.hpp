@@ -104,7 +104,8 @@ struct SlabPair {
   void share_cut_planes() const {
     const int cut = host.owned.lo[Z];
     for (std::size_t f = 0; f < host.fields.size(); ++f)
-      if (host.fields[f].stagger()[Z]) Kokkos::deep_copy(device.planes(int(f), cut, cut + 1), host.planes(int(f), cut, cut + 1));
+      if (host.fields[f].stagger()[Z])
+        Kokkos::deep_copy(device.planes(int(f), cut, cut + 1), host.planes(int(f), cut, cut + 1));
   }
 
   // Between the device slab's allocated fields and their windows in

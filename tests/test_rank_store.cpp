@@ -34,32 +34,32 @@ std::vector<FieldSpec> store_fields() {
 // A value no two cells or fields share.
 double value_at(int f, int i, int j, int k) { return 1.0 + f + 1e-2 * i + 1e-4 * j + 1e-6 * k; }
 
-// Every owned value of a slab's field f (a z-staggered field's plane at the
-// slab's top included), copied to the host, in the order of its cells.
-template <class S>
-std::vector<double> owned_values(const S& slab, int f) {
-  std::vector<double> values;
-  if (slab.empty()) return values;
-  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
-  const Box a = slab.fields[f].allocated();
-  const int top = slab.owned.hi[Z] + slab.fields[f].stagger()[Z];
-  for (int k = slab.owned.lo[Z]; k < top; ++k)
-    for (int j = slab.owned.lo[Y]; j < slab.owned.hi[Y]; ++j)
-      for (int i = slab.owned.lo[X]; i < slab.owned.hi[X]; ++i)
-        values.push_back(host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]));
-  return values;
-}
-
-template <class S>
-void set_owned_values(const S& slab, int f) {
+// Calls visit(value, i, j, k) on every owned value of a slab's field f (a
+// z-staggered field's plane at the slab's top included), in the order of
+// its cells, on a host copy that then goes back.
+template <class S, class Visit>
+void visit_owned_values(const S& slab, int f, Visit&& visit) {
   if (slab.empty()) return;
   const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
   const Box a = slab.fields[f].allocated();
   const int top = slab.owned.hi[Z] + slab.fields[f].stagger()[Z];
   for (int k = slab.owned.lo[Z]; k < top; ++k)
     for (int j = slab.owned.lo[Y]; j < slab.owned.hi[Y]; ++j)
-      for (int i = slab.owned.lo[X]; i < slab.owned.hi[X]; ++i) host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]) = value_at(f, i, j, k);
+      for (int i = slab.owned.lo[X]; i < slab.owned.hi[X]; ++i)
+        visit(host(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), i, j, k);
   Kokkos::deep_copy(slab.fields[f].view(), host);
+}
+
+template <class S>
+std::vector<double> owned_values(const S& slab, int f) {
+  std::vector<double> values;
+  visit_owned_values(slab, f, [&](double v, int, int, int) { values.push_back(v); });
+  return values;
+}
+
+template <class S>
+void set_owned_values(const S& slab, int f) {
+  visit_owned_values(slab, f, [&](double& v, int i, int j, int k) { v = value_at(f, i, j, k); });
 }
 
 TYPED_TEST(RankStoreSlabs, MovingTheCutInPlaceEqualsRebuildingTheSlabs) {
