@@ -5,7 +5,9 @@
 //! host <-> device transfers of pinned memory (each way, and both at once as
 //! a streamed cycle overlaps them). On CPU-only builds the device is the
 //! host: the streamed slab runs in place (the default) and through buffers
-//! (the copies a GPU makes, here memcpys that overlap nothing).
+//! (the copies a GPU makes, here memcpys that overlap nothing). Last, the
+//! time to move the streamed slab's cut (planes moved in place in the
+//! rank's store) beside the host's copy bandwidth.
 //! Usage: stream_bench [N [k [budget_MiB [in_core_N]]]]: an N^3 grid
 //! (default 256) streamed in cycles of k steps (default 4) through
 //! budget_MiB of device memory (default: the buffers of 8 chunks), against
@@ -131,6 +133,17 @@ int main(int argc, char* argv[]) {
     for (const auto& v : variants) blocks.push_back([&v] { v->block(); });
     const std::vector<double> best = bench::best_times_alternated(5, blocks);
     for (std::size_t i = 0; i < variants.size(); ++i) variants[i]->best_block_seconds = best[i];
+    // Moving the cut of the streamed slab (cpu_share auto's probes, the
+    // rebalancer) and back: an 8th of the planes to the host, the device
+    // slab streaming on both sides, so the planes move within the rank's
+    // store (node-hybrid/RankStore.hpp).
+    auto& moving = streamed->heat.domain();
+    const Box local = streamed->decomposition.local();
+    const int moved_planes = std::max(2 * k, local.extent(Z) / 8);
+    const double move_seconds = bench::best_time(5, [&] {
+      moving.set_host_planes(moved_planes);
+      moving.set_host_planes(0);
+    }) / 2.0;
     if (setup.rank != 0) return;
 
     const double mib = 1024.0 * 1024.0;
@@ -158,5 +171,9 @@ int main(int argc, char* argv[]) {
     row(in_core_name + " k=" + std::to_string(k), in_core);
     row(std::string("streamed ") + (one_memory ? "in place " : "") + std::to_string(n) + "^3", streamed);
     if (buffered) row("streamed via buffers " + std::to_string(n) + "^3", buffered);
+    // Each move reads and writes the planes of both fields once.
+    const double move_bytes = 2.0 * 2.0 * double(field_plane_bytes(local, k)) * moved_planes;
+    std::printf("cut move of the streamed slab, %d planes: %.3f ms, %.2f GB/s of planes copied (host copy %.2f GB/s)\n",
+                moved_planes, 1e3 * move_seconds, move_bytes / move_seconds / 1e9, host_gbs);
   });
 }
