@@ -33,9 +33,10 @@ ShareController::Plan ShareController::plan() const {
   const int sweeps = settings_.sweeps_per_interval * cycle_;
   if (tuner_ && tuner_->phase() != ShareTuner::Phase::Done)
     return {tuner_->host_planes(), sweeps,
-            tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor};
+            tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor,
+            settings_.interval_seconds};
   const bool measure = intervals_since_rebalance_ + 1 >= measure_every_;
-  return {planes_, sweeps, measure};
+  return {planes_, sweeps, measure, settings_.interval_seconds};
 }
 
 void ShareController::measured(double host_seconds, double device_seconds, double wall_seconds) {

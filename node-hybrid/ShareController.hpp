@@ -22,6 +22,10 @@ struct ShareSettings {
   int initial_planes = 0;                //!< fixed split, or where auto starts without a cache
   std::optional<int> cached_planes;      //!< auto: a remembered answer skips the tuner
   int sweeps_per_interval = 4;           //!< sweeps per measurement interval (x halo depth)
+  //! A measured interval also ends at the end of a cycle once its measured
+  //! steps took this long: a streamed 1800^3 slab's 16-step cycle takes
+  //! over a second, one of them times it steadily.
+  double interval_seconds = 0.5;
   //! Intervals between measurements of each slab (serialised, so they cost
   //! time): doubled after each one that leaves the split where it was, up
   //! to 32 times this, and back to this when planes move.
@@ -43,6 +47,7 @@ class ShareController {
     int host_planes;
     int sweeps;
     bool serialize;  //!< run slabs one after the other to time each
+    double enough_seconds;  //!< the interval may end at a cycle's end past this (ShareSettings::interval_seconds)
   };
   Plan plan() const;
 

@@ -18,6 +18,7 @@ std::optional<int> ShareMeasurement::interval_starting() {
   serialize_ = plan.serialize;
   warmup_left_ = cycle_;
   measured_left_ = plan.sweeps;
+  enough_seconds_ = plan.enough_seconds;
   return plan.host_planes;
 }
 
@@ -41,6 +42,7 @@ void ShareMeasurement::end_step(double device_cells, double host_cells, int step
     interval_wall_ += seconds;
     measured_steps_ += steps;
     measured_left_ = std::max(0, measured_left_ - steps);
+    if (measured_steps_ % cycle_ == 0 && interval_wall_ >= enough_seconds_) measured_left_ = 0;
     if (measured_left_ == 0) end_interval();
   }
 }

@@ -3,7 +3,8 @@
 //! Times a hybrid rank's steps for its ShareController, in intervals of
 //! whole exchange cycles (so the cut moves only where a cycle starts): a
 //! warm-up cycle (fresh allocations after a move, cold caches), then the
-//! steps the controller planned, with the slabs serialised (each slab's
+//! steps the controller planned (fewer whole cycles where they take long:
+//! ShareSettings::interval_seconds), with the slabs serialised (each slab's
 //! compute timed alone) or concurrent (wall time only).
 
 #include "node-hybrid/ShareController.hpp"
@@ -66,6 +67,7 @@ class ShareMeasurement {
   StepWall serialised_, concurrent_, total_;
   bool serialize_ = false;
   int warmup_left_ = 0, measured_left_ = 0, measured_steps_ = 0;
+  double enough_seconds_ = 0.0;  //!< the current interval's Plan::enough_seconds
   double step_started_ = 0.0, interval_wall_ = 0.0;
 };
 

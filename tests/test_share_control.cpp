@@ -1,6 +1,7 @@
 #include "framework/MachineModel.hpp"
 #include "node-hybrid/Rebalancer.hpp"
 #include "node-hybrid/ShareController.hpp"
+#include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/ShareTuner.hpp"
 #include "node-hybrid/TilingTuner.hpp"
 #include "node-hybrid/TuneCache.hpp"
@@ -186,6 +187,45 @@ TEST(ShareController, MeasuresLessOftenWhileTheSplitHolds) {
   int next = 1;
   for (; !controller.plan().serialize; ++next) controller.measured(1.0, 1.0, 1.0);
   EXPECT_EQ(next, 2);  // back to the base gap
+}
+
+// Each interval is a warm-up cycle and the planned steps, but ends at the
+// first cycle past ShareSettings::interval_seconds: where steps take long,
+// one measured cycle. Auto tuning on 48 planes in cycles of 2 steps, the
+// slab times from a model (the tuner's plan does not depend on the clock).
+TEST(ShareMeasurement, IntervalsEndAtTheFirstCycleThatTookLongEnough) {
+  const Model model{2e-3, 0.0, 1e-3, 0.0};
+  const auto tune = [&](double interval_seconds, int* intervals) {
+    ShareSettings settings;
+    settings.automatic = true;
+    settings.sweeps_per_interval = 4;
+    settings.interval_seconds = interval_seconds;
+    settings.slabs_share_processor = true;
+    const int nz = 48, cycle = 2;
+    const double cells_per_plane = 100.0;
+    int steps = 0, tuned_after = 0, host_planes = 0;
+    ShareMeasurement measurement(ShareController(settings, nz, cells_per_plane, cycle, cycle), cycle,
+                                 [&](int, double) { tuned_after = steps + cycle; });
+    *intervals = 0;
+    for (; tuned_after == 0 && steps < 10000; steps += cycle) {
+      if (const auto planes = measurement.interval_starting()) host_planes = *planes, ++*intervals;
+      measurement.begin_step();
+      const double host_cells = host_planes * cells_per_plane, device_cells = (nz - host_planes) * cells_per_plane;
+      if (measurement.timing_slabs()) {
+        measurement.add_host_seconds(cycle * model.host(host_cells));
+        measurement.add_device_seconds(cycle * model.device(device_cells));
+      }
+      measurement.end_step(device_cells, host_cells, cycle);
+    }
+    return tuned_after;
+  };
+  int planned = 0, short_intervals = 0;
+  const int planned_steps = tune(1e9, &planned);
+  const int short_steps = tune(0.0, &short_intervals);
+  EXPECT_EQ(planned_steps, planned * (1 + 4) * 2);  // warm-up and the planned 4 cycles each
+  EXPECT_EQ(short_steps, planned * (1 + 1) * 2);    // warm-up and one cycle each
+  EXPECT_EQ(short_intervals, planned);
+  EXPECT_GE(planned, 3);  // two probes and confirmations
 }
 
 TEST(TilingTuner, MeasuresEachCandidateAfterAWarmUpAndKeepsTheFastest) {
