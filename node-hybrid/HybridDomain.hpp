@@ -251,9 +251,12 @@ class HybridDomain {
   bool at_cycle_start() const { return substep_ == 0; }
 
   //! Moves the cut so the host slab has `host_planes` planes, carrying every
-  //! field's owned values across bit for bit. Only at a cycle start.
+  //! field's owned values across bit for bit. Only at a cycle start; a cut
+  //! outside the rank throws with the slabs untouched.
   void set_host_planes(int host_planes) {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
+    STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes(),
+                   "host planes " << host_planes << " outside [0, " << planes() << "]");
     if (host_planes == this->host_planes()) return;
     walls_fresh_ = false;
     // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
@@ -744,9 +747,10 @@ class HybridDomain {
   //! go there; a streamed slab's cycles go through its chunks.
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
-    if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && device_streams())
+    if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && device_streams()) {
+      slab.exec.fence();  // wall fills and halo unpacks queued on the device come first
       f(slabs_.host.exec);
-    else
+    } else
       f(slab.exec);
   }
 
@@ -822,8 +826,9 @@ class HybridDomain {
     fill_walls(slabs_.host, settings_.exchanged, part, -1, timers);
   }
 
-  // Device boxes are queued on the device instance, host boxes computed
-  // meanwhile; the device may still be running on return (wait_for_device).
+  // Device boxes are queued on the device instance (a streamed device
+  // slab's run on the host's cores first), host boxes computed meanwhile;
+  // the device may still be running on return (wait_for_device).
   template <class MakeKernel>
   void compute(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes, MakeKernel& make_kernel,
                bool poll) {

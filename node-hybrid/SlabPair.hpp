@@ -1,7 +1,7 @@
 #pragma once
 //! \file SlabPair.hpp
 //! A rank's two slabs for one cut: the device slab below it, the host slab
-//! above, each with every field allocated with `ghosts` layers and its faces
+//! above, each with every field over its planes with `ghosts` layers and its faces
 //! marked as physical walls or remote (filled from a neighbour rank, or from
 //! the other slab across the cut). A pair either allocates its fields, and
 //! moving the cut builds a new pair and copies every field's owned values

@@ -32,7 +32,9 @@ std::vector<FieldSpec> store_fields() {
 }
 
 // A value no two cells or fields share.
-double value_at(int f, int i, int j, int k) { return 1.0 + f + 1e-2 * i + 1e-4 * j + 1e-6 * k; }
+double value_at(int f, int i, int j, int k, int round = 0) {
+  return 1.0 + f + 10.0 * round + 1e-2 * i + 1e-4 * j + 1e-6 * k;
+}
 
 // Calls visit(value, i, j, k) on every owned value of a slab's field f (a
 // z-staggered field's plane at the slab's top included), in the order of
@@ -58,8 +60,8 @@ std::vector<double> owned_values(const S& slab, int f) {
 }
 
 template <class S>
-void set_owned_values(const S& slab, int f) {
-  visit_owned_values(slab, f, [&](double& v, int i, int j, int k) { v = value_at(f, i, j, k); });
+void set_owned_values(const S& slab, int f, int round = 0) {
+  visit_owned_values(slab, f, [&](double& v, int i, int j, int k) { v = value_at(f, i, j, k, round); });
 }
 
 TYPED_TEST(RankStoreSlabs, MovingTheCutInPlaceEqualsRebuildingTheSlabs) {
@@ -79,6 +81,7 @@ TYPED_TEST(RankStoreSlabs, MovingTheCutInPlaceEqualsRebuildingTheSlabs) {
   // Up and down by 1 to 17 planes (the ghosts are 3), to both ends; the
   // device slab alternately a window and its own allocation.
   bool device_in_store = false;
+  int round = 0;
   for (const int host_planes : {8, 12, 20, 17, 0, 16, 3, 5, 9, 20, 0}) {
     in_store.stow_device_fields(store);
     in_store = Pair();
@@ -100,6 +103,11 @@ TYPED_TEST(RankStoreSlabs, MovingTheCutInPlaceEqualsRebuildingTheSlabs) {
       }
     }
     device_in_store = !device_in_store;
+    // New values at every cut, so a plane an earlier layout left behind cannot pass.
+    ++round;
+    for (int f = 0; f < 2; ++f)
+      for (Pair* pair : {&in_store, &rebuilt})
+        set_owned_values(pair->device, f, round), set_owned_values(pair->host, f, round);
   }
 }
 
@@ -126,7 +134,7 @@ TYPED_TEST(RankStoreSlabs, SwappedFieldsKeepTheirPlanesAcrossAMove) {
   }
 }
 
-// Bytes of HostSpace and pinned memory allocated while a tool callback is set.
+// Bytes allocated in any memory space while the callback is set.
 std::int64_t allocated_bytes = 0;
 void count_allocation(Kokkos::Tools::SpaceHandle, const char*, const void*, std::uint64_t size) {
   allocated_bytes += std::int64_t(size);
@@ -140,18 +148,24 @@ Decomposition stacked_ranks() {
   return Decomposition(MPI_COMM_WORLD, box_of_size(12, 12, 96 * size), {1, 1, size}, {false, false, false});
 }
 
-// The bytes a HybridDomain allocates moving its cut from `from` to `to`
-// host planes, with a budget of `device_memory` (0: in core).
-std::int64_t bytes_allocated_by_a_move(std::int64_t device_memory, int from, int to) {
-  const Decomposition decomposition = stacked_ranks();
+// Settings for test::Coupled<1>, `host_planes` on the host, with a budget
+// of `device_memory` (0: in core).
+HybridSettings coupled_settings(int host_planes, std::int64_t device_memory) {
   HybridSettings s;
   s.fields = {FieldSpec("move::u"), FieldSpec("move::u_next"), FieldSpec("move::v"), FieldSpec("move::v_next")};
   s.exchanged = {0, 2};
   s.stepped = {{0, 1}, {2, 3}};
   s.tiling.steps = s.halo_depth = 2;
-  s.share.initial_planes = from;
+  s.share.initial_planes = host_planes;
   s.device_memory = device_memory;
-  HybridDomain<> domain(decomposition, s);
+  return s;
+}
+
+// The bytes a HybridDomain allocates moving its cut from `from` to `to`
+// host planes, with a budget of `device_memory` (0: in core).
+std::int64_t bytes_allocated_by_a_move(std::int64_t device_memory, int from, int to) {
+  const Decomposition decomposition = stacked_ranks();  // the domain keeps a reference
+  HybridDomain<> domain(decomposition, coupled_settings(from, device_memory));
   Timers timers;
   domain.advance(test::Coupled<1>{}, 2, timers);
   allocated_bytes = 0;
@@ -176,6 +190,19 @@ TEST(RankStoreDomain, MovingAStreamedCutAllocatesNoSecondCopyOfTheFields) {
   const std::int64_t budget = fields_bytes / 3;
   EXPECT_LT(bytes_allocated_by_a_move(budget, 4, planes / 2), fields_bytes / 10);
   EXPECT_LT(bytes_allocated_by_a_move(budget, planes / 2, planes - 4), fields_bytes / 2);
+}
+
+// A cut outside the rank is refused before the store or the slabs change.
+TEST(RankStoreDomain, ACutOutsideTheRankThrowsAndKeepsTheFields) {
+  const Decomposition decomposition = stacked_ranks();
+  HybridDomain<> domain(decomposition, coupled_settings(8, slab_field_bytes(decomposition.local(), 2, 4) / 3));
+  Timers timers;
+  domain.advance(test::Coupled<1>{}, 2, timers);
+  const auto before = domain.gather(0);
+  for (const int bad : {-1, domain.planes() + 1}) EXPECT_THROW(domain.set_host_planes(bad), Error);
+  EXPECT_EQ(domain.host_planes(), 8);
+  const auto after = domain.gather(0);
+  for (std::size_t c = 0; c < before.size(); ++c) ASSERT_EQ(after.data()[c], before.data()[c]) << "cell " << c;
 }
 
 }  // namespace
