@@ -52,7 +52,7 @@
 namespace strata {
 
 //! The most steps one tiled cycle takes.
-constexpr int max_tiled_steps = 16;
+constexpr int max_tiled_steps = 32;
 
 //! A cell-centred wall condition as the mirror it is: ghost = offset + sign * mirror.
 struct WallMirror {
