@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -129,7 +130,7 @@ void expect_streamed_equals_in_core(const Box& owned, const std::vector<int>& le
                                     const std::vector<int>& chunk_planes) {
   const Exec exec;
   constexpr int r = Update::reach;
-  const int ghosts = 4 * r + 1;  // the most levels, and one NaN layer beyond
+  const int ghosts = *std::max_element(levels_list.begin(), levels_list.end()) * r + 1;  // and one NaN layer beyond
   for (const FaceMask& walls : wall_masks)
     for (int levels : levels_list) {
       TiledCycle<2> cycle;
@@ -203,6 +204,15 @@ TYPED_TEST(StreamedSlabCycle, EqualsInCoreForEveryChunkSize) {
 TYPED_TEST(StreamedSlabCycle, ReachTwo) {
   if (world_size() > 1) GTEST_SKIP() << "one partition: every rank would repeat the same work";
   expect_streamed_equals_in_core<TypeParam, Coupled<2>>(Box{{0, -2, 1}, {9, 8, 25}}, {1, 2, 3}, {8, 9, 12, 16, 24});
+}
+
+// The most steps a cycle takes, on a box as wide as a wall's ghost layers
+// must be: chunks of at most the fewest planes (4 uneven chunks), and the whole slab.
+TYPED_TEST(StreamedSlabCycle, MostLevels) {
+  if (world_size() > 1) GTEST_SKIP() << "one partition: every rank would repeat the same work";
+  const int n = max_tiled_steps, fewest = min_chunk_planes(n, 1), planes = 3 * fewest + 7;
+  expect_streamed_equals_in_core<TypeParam, Coupled<1>>(Box{{0, 0, 0}, {n + 1, n + 1, planes}}, {n},
+                                                        {fewest, planes});
 }
 
 TEST(ChunkPlan, ThickestChunkThatFitsTheBudget) {
