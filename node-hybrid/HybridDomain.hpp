@@ -480,19 +480,32 @@ class HybridDomain {
     return cycle;
   }
 
-  // On a device a one-step cycle is a sweep and its wall mirrors
+  // On a device a cycle's levels are sweeps and their wall mirrors
   // (framework/SweptCycle.hpp): the tiled kernel's one thread block per
   // tile leaves most of a GPU idle (heat3d 512^3 on the H100: 55 Gcell/s
-  // that way, 119 as a sweep in an earlier session).
+  // that way, 119 as a sweep in an earlier session). The levels alternate
+  // between the next state and the state, which level 1 alone reads: at an
+  // odd count the last lands in the next state, where tiles leave it; at an
+  // even count in the state, and the slab's pairs swap so that its next
+  // state names it. Either way no memory beyond the slab's fields.
   template <class Update, class S>
-  void run_tiles(const S& slab, const Update& update, int steps, int which) {
+  void run_tiles(S& slab, const Update& update, int steps, int which) {
     const TiledCycle<Update::fields> cycle = tiled_cycle_of<Update>(slab, steps, which);
     const auto in = state_in<Update>(slab.fields);
-    const auto out = state_out<Update>(slab.fields);
-    if (!Impl::runs_on_host<std::decay_t<decltype(slab.exec)>> && steps == 1)
-      run_swept_cycle(slab.exec, update, in, out, out, cycle);  // one level: no scratch
-    else
-      run_tiled_cycle(slab.exec, update, in, out, cycle);
+    const auto next = state_out<Update>(slab.fields);
+    const bool sweeps = !Impl::runs_on_host<std::decay_t<decltype(slab.exec)>> ||
+                        (which == 0 && settings_.device_sweeps);
+    if (!sweeps) {
+      run_tiled_cycle(slab.exec, update, in, next, cycle);
+      return;
+    }
+    const auto state = state_out<Update>(slab.fields, false);
+    if (steps % 2 == 1) {
+      run_swept_cycle(slab.exec, update, in, state, next, cycle);
+      return;
+    }
+    run_swept_cycle(slab.exec, update, in, next, state, cycle);
+    for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
   }
 
   // The device slab's cycle chunk by chunk through the streamed slab's
@@ -634,10 +647,14 @@ class HybridDomain {
     return in;
   }
 
+  // The stepped fields' next states to write, or with `next` false their states.
   template <class Update, class Fields>
-  StateOut<Update::fields> state_out(const Fields& fields) const {
+  StateOut<Update::fields> state_out(const Fields& fields, bool next = true) const {
     StateOut<Update::fields> out;
-    for (int f = 0; f < Update::fields; ++f) out[f] = fields[settings_.stepped[f].second].cells();
+    for (int f = 0; f < Update::fields; ++f) {
+      const auto& [state, next_state] = settings_.stepped[f];
+      out[f] = fields[next ? next_state : state].cells();
+    }
     return out;
   }
 

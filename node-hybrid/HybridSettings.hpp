@@ -68,6 +68,7 @@ struct HybridSettings {
   TimeTilingSettings tiling;
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
+  bool device_sweeps = false;       //!< test hook: an in-core device slab's cycles as sweeps, as on a GPU
   ShareSettings share;              //!< where the cut lies, fixed or tuned
   //! Bytes the device slab's fields may take in the device's memory; a
   //! device slab of `stepped` fields that needs more is streamed through

@@ -282,6 +282,7 @@ struct DomainCase {
   double share = 0.0;
   std::map<int, double> moves;  // the share the planes move to before a cycle (counted from 0)
   int kick_at = 0;               // steps after which a kernel changes the state (a cycle ends there); 0: none
+  bool device_sweeps = false;    // the device slab's cycles as sweeps, as on a GPU
 };
 
 std::string describe(const DomainCase& c) {
@@ -292,6 +293,7 @@ std::string describe(const DomainCase& c) {
     << c.tile[0] << "x" << c.tile[1] << ", share " << c.share;
   for (const auto& [cycle, share] : c.moves) s << ", " << share << " from cycle " << cycle;
   if (c.kick_at > 0) s << ", kicked after step " << c.kick_at;
+  if (c.device_sweeps) s << ", device levels as sweeps";
   return s.str();
 }
 
@@ -337,6 +339,7 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
   s.tiling.steps = c.steps_per_cycle;
   s.tiling.automatic = c.automatic;
   s.tiling.tile = c.tile;
+  s.device_sweeps = c.device_sweeps;
   const int nz = decomposition.local().extent(Z);
   s.share.initial_planes = round_host_planes(nz, c.share, s.halo_depth);
   HybridDomain<> domain(decomposition, s);
@@ -393,7 +396,8 @@ int steps_for(int cycle) { return 4 * cycle + std::max(1, cycle / 2); }
 // 0, 0.5 and 1 and the planes moved twice during the run, an app's kernel
 // changing the state between two cycles (after step 6, which ends a cycle
 // of any length), tiles chosen or given (one cell, not dividing the box,
-// whole rows).
+// whole rows), the device slab's levels tiled or swept (as on a GPU: at an
+// even count of steps its fields' roles swap).
 TEST(TiledDomain, EqualsUntiledOnEveryRankGridShareAndSplit) {
   const std::vector<std::array<bool, 3>> periodics = {{false, false, false}, {true, false, true}, {false, true, false}};
   const std::vector<TileShape> tiles = {{0, 0}, {2, 3}, {1, 1}, {100, 1}};
@@ -414,6 +418,7 @@ TEST(TiledDomain, EqualsUntiledOnEveryRankGridShareAndSplit) {
         const auto& share = shares[(k + p) % shares.size()];
         c.share = share[0];
         c.moves = {{1, share[1]}, {3, share[2]}};  // cycles 2 and 4 start where the last one ended
+        c.device_sweeps = (k + p) % 2 == 0;         // both for every k, over the periodicities
         const DomainResult run = run_domain(MPI_COMM_WORLD, c, {steps_for(k)});
         EXPECT_EQ(mismatches(run, reference, steps_for(k), decomposition.local()), 0) << describe(c);
         EXPECT_EQ(*run.cycle_lengths.rbegin(), k) << describe(c);
