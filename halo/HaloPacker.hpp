@@ -3,9 +3,10 @@
 //! One slab's share of a rank-level halo exchange (halo/HaloMessages.hpp):
 //! packs the slab's planes of every send box into the messages and unpacks
 //! the planes of every receive box that fall in the slab's allocated
-//! z-range. Kernels run on the slab's execution space; where that space
-//! cannot reach the message memory, pieces go through a scratch buffer in the
-//! slab's memory and one contiguous copy each.
+//! z-range. Kernels run on the slab's execution space (the host's cores for
+//! a device slab whose fields are host memory, one that streams); where that
+//! space cannot reach the message memory, pieces go through a scratch buffer
+//! in the slab's memory and one contiguous copy each.
 
 #include "framework/Error.hpp"
 #include "framework/Field.hpp"
@@ -90,7 +91,9 @@ class HaloPacker {
       Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
         const auto field = fields.at(p.field).cells();
         if constexpr (accessible<decltype(message)>) {
-          Impl::pack_box(exec_, field, p.box, message, p.offset);
+          with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
+            Impl::pack_box(exec, field, p.box, message, p.offset);
+          });
         } else {
           Impl::pack_box(exec_, field, p.box, scratch_, p.scratch);
           Kokkos::deep_copy(exec_, range(message, p.offset, p.box.num_cells()),
@@ -99,17 +102,21 @@ class HaloPacker {
       });
     }
     exec_.fence();
+    if (in_host_memory(fields)) HostExecSpace().fence();
   }
 
   //! Unpacks the received planes into `fields`, queued on the packer's
   //! instance: its later work sees the ghosts; fence() before others read
-  //! them or receives are posted into the messages again.
+  //! them or receives are posted into the messages again. (Pieces the
+  //! host's cores unpack are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     for (const Piece& p : recv_) {
       Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
         const auto field = fields.at(p.field).cells();
         if constexpr (accessible<decltype(message)>) {
-          Impl::unpack_box(exec_, field, p.box, message, p.offset);
+          with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
+            Impl::unpack_box(exec, field, p.box, message, p.offset);
+          });
         } else {
           Kokkos::deep_copy(exec_, range(scratch_, p.scratch, p.box.num_cells()),
                             range(message, p.offset, p.box.num_cells()));
@@ -117,6 +124,7 @@ class HaloPacker {
         }
       });
     }
+    if (in_host_memory(fields)) HostExecSpace().fence();
   }
 
   void fence() const { exec_.fence(); }
@@ -134,6 +142,26 @@ class HaloPacker {
   template <class Message>
   static constexpr bool accessible =
       Kokkos::SpaceAccessibility<ExecSpace, typename Message::memory_space>::accessible;
+
+  // Fields that are windows of host memory (a streamed device slab's, in
+  // its rank's store: node-hybrid/RankStore.hpp).
+  static bool in_host_memory(const std::vector<Field<memory_space>>& fields) {
+    return !fields.empty() && fields.front().is_window();
+  }
+
+  // Calls f(exec) with the packer's instance, or the host's where both the
+  // fields and the message are host memory: the device would reach both
+  // across the bus, one face row at a time.
+  template <class Message, class F>
+  void with_nearest_exec(const std::vector<Field<memory_space>>& fields, F&& f) const {
+    if constexpr (Kokkos::SpaceAccessibility<HostExecSpace, typename Message::memory_space>::accessible) {
+      if (in_host_memory(fields)) {
+        f(HostExecSpace());
+        return;
+      }
+    }
+    f(exec_);
+  }
 
   template <class View>
   static auto range(const View& v, std::int64_t start, std::int64_t count) {

@@ -288,7 +288,7 @@ class HybridDomain {
   HostBlock gather(int f, const Box& box) const {
     HostBlock out("strata::gathered", box.extent(Z), box.extent(Y), box.extent(X));
     for_each_slab([&](const auto& slab) {
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
+      const HostBlock host = host_values(slab, f);
       const Box part = slab_part(box, slab.owned, 0);
       Kokkos::deep_copy(planes_of(out, box, part), cells_of(host, slab.owned, part));
     });
@@ -307,10 +307,10 @@ class HybridDomain {
                        values.extent(2) == std::size_t(box.extent(X)),
                    "scatter: block does not match the box " << box);
     for_each_slab([&](const auto& slab) {
-      const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), slab.fields[f].view());
+      const HostBlock host = host_values(slab, f);
       const Box part = slab_part(box, slab.owned, shared);
       Kokkos::deep_copy(cells_of(host, slab.owned, part), planes_of(values, box, part));
-      Kokkos::deep_copy(slab.fields[f].view(), host);
+      if (host.data() != slab.fields[f].view().data()) Kokkos::deep_copy(slab.fields[f].view(), host);
     });
   }
 
@@ -760,15 +760,27 @@ class HybridDomain {
   //! pinned host memory, the host's: the device would reach them across the
   //! bus (on the H100 node, 54 s of a 59.5 s streamed heat3d 1800^3 run fell
   //! outside every timed phase, where the run's watchdog reduction sits; an
-  //! initial state writes the whole slab). Reductions and launched kernels
-  //! go there; a streamed slab's cycles go through its chunks.
+  //! initial state writes the whole slab). Reductions, launched kernels and
+  //! wall fills go there; a streamed slab's cycles go through its chunks.
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
-    if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && device_streams()) {
-      slab.exec.fence();  // wall fills and halo unpacks queued on the device come first
+    if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && slab.in_store()) {
+      slab.exec.fence();  // halo unpacks queued on the device come first
       f(slabs_.host.exec);
+      slabs_.host.exec.fence();  // and the device's next copies see what the host wrote
     } else
       f(slab.exec);
+  }
+
+  // Slab field f's values (ghosts included) where the host reads and writes
+  // them: the field itself in host memory (a CPU build's, or a streamed
+  // device slab's window of the store, which a copy would double: 46 GB
+  // more for 1800^3), else a host copy of it.
+  template <class S>
+  static HostBlock host_values(const S& slab, int f) {
+    const auto& v = slab.fields[f].view();
+    if (slab.in_store()) return HostBlock(v.data(), v.extent(0), v.extent(1), v.extent(2));
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   }
 
   //! Calls f(slab) for each non-empty slab, device slab first.
@@ -829,12 +841,15 @@ class HybridDomain {
 
   // Wall ghosts of `fields` on a slab, `depth` layers (-1: all). No fence:
   // each slab's fills are ordered before its next kernels on its own
-  // instance, and nothing else reads them.
+  // instance (a streamed device slab's are done on return), and nothing
+  // else reads them.
   template <class S>
   void fill_walls(const S& slab, const std::vector<int>& fields, WallFill part, int depth, Timers& timers) {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    for (int f : fields) fill_wall_ghosts(slab.exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
+    with_nearest_exec(slab, [&](const auto& exec) {
+      for (int f : fields) fill_wall_ghosts(exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
+    });
   }
 
   // The walls of the fields a sweep reads, on both slabs.

@@ -27,6 +27,9 @@ struct Slab {
   std::vector<Field<memory_space>> fields;
 
   bool empty() const { return owned.empty(); }
+  //! Its fields are windows of host memory, a rank's store
+  //! (node-hybrid/RankStore.hpp): a device slab's only while it streams.
+  bool in_store() const { return !fields.empty() && fields.front().is_window(); }
 
   //! Owned planes [k0, k1) of field f (ghost columns included) as a contiguous view.
   auto planes(int f, int k0, int k1) const {

@@ -7,6 +7,7 @@
 // - heat3d through the strata driver with output and checkpoint steps, and
 //   a restart from a streamed run's checkpoint, streamed again or in core.
 
+#include "framework/HostLaunchWidth.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/CheckpointFiles.hpp"
@@ -19,12 +20,14 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -96,12 +99,14 @@ HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomp
   return s;
 }
 
-// `steps` steps of `c` in cycles of its length, on MPI_COMM_WORLD.
+// `steps` steps of `c` in cycles of its length, on MPI_COMM_WORLD, the
+// device slab on `DeviceExec`.
+template <class DeviceExec = DeviceExecSpace>
 DomainResult run_domain(const DomainCase& c, int steps) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                     c.periodic);
   const HybridSettings s = coupled_settings(c, decomposition);
-  HybridDomain<> domain(decomposition, s);
+  HybridDomain<DeviceExec, HostExecSpace> domain(decomposition, s);
   domain.scatter(U, block_of(decomposition.local(), 0));
   domain.scatter(V, block_of(decomposition.local(), 1));
   Timers timers;
@@ -258,6 +263,65 @@ TEST(OutOfCoreDomain, TheReportGivesTheSlabAsItLastStreamed) {
   EXPECT_GE(streamed_chunks, 2) << describe(c);
   c.moved_share = 0.6;
   EXPECT_EQ(run_domain(c, 6).chunks, streamed_chunks) << describe(c);
+}
+
+// The face kernels (halo packs and unpacks, wall fills) launched while the
+// callback was set, by name, and the spaces they were launched on.
+std::map<std::string, std::set<std::uint32_t>> face_kernel_spaces;
+void record_face_kernel(const char* name, std::uint32_t device_id, std::uint64_t*) {
+  const std::string kernel(name);
+  if (kernel == "strata::halo_pack" || kernel == "strata::halo_unpack" || kernel == "strata::fill_wall_ghosts")
+    face_kernel_spaces[kernel].insert(device_id);
+}
+
+// A device space other than the host's: a GPU's, or Serial beside OpenMP on
+// a CPU (a space only in name, but Kokkos tells the two apart).
+#if defined(KOKKOS_ENABLE_CUDA)
+using DistinctDevice = Kokkos::Cuda;
+#elif defined(KOKKOS_ENABLE_SERIAL) && defined(KOKKOS_ENABLE_OPENMP)
+using DistinctDevice = Kokkos::Serial;
+#else
+using DistinctDevice = void;
+#endif
+
+// A streamed device slab's fields are host memory, which the device reaches
+// only across the bus: its halo packs and unpacks and its wall fills run on
+// the host's space, where a device slab in device memory has them run on
+// its own; both runs give the same fields. Share 0, so every face kernel is
+// the device slab's; x periodic, so even one rank sends messages. A tool
+// sees a host launch only where it opens a parallel region: on two threads
+// or more, and for faces over the cells a launch site probes the calling
+// thread for (HostLaunchWidth.hpp). So the faces are larger, and the
+// spaces are checked where the host has two threads.
+TEST(OutOfCoreDomain, AStreamedSlabsFacesRunOnTheHostsSpace) {
+  if constexpr (std::is_void_v<DistinctDevice>) {
+    GTEST_SKIP() << "this Kokkos has no device space apart from the host's";
+  } else {
+    DomainCase c = grids_for_this_rank_count().front();
+    c.periodic = {true, false, false};
+    c.steps_per_cycle = 4;
+    c.cells = {24, 32, int(Impl::most_cells_worth_probing / (c.steps_per_cycle * 32)) + 64};  // x faces 4 x 32 x 576
+    const auto spaces_of_a_run = [&](std::int64_t device_memory, DomainResult& result) {
+      c.device_memory = device_memory;
+      face_kernel_spaces.clear();
+      Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_face_kernel);
+      result = run_domain<DistinctDevice>(c, 6);
+      Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+      return face_kernel_spaces;
+    };
+    DomainResult in_core, streamed;
+    const auto in_core_spaces = spaces_of_a_run(0, in_core);
+    const auto streamed_spaces = spaces_of_a_run(budget_for(c, min_chunk_planes(4, 1) + 2), streamed);
+    EXPECT_GE(streamed.chunks, 2) << describe(c);
+    EXPECT_EQ(mismatches(streamed, in_core), 0) << describe(c);
+    if (HostExecSpace().concurrency() >= 2) {
+      const std::set<std::uint32_t> host{Kokkos::Tools::Experimental::device_id(HostExecSpace())};
+      for (const auto& [kernel, spaces] : in_core_spaces) EXPECT_NE(spaces, host) << kernel << " in core";
+      const std::map<std::string, std::set<std::uint32_t>> all_on_host{
+          {"strata::halo_pack", host}, {"strata::halo_unpack", host}, {"strata::fill_wall_ghosts", host}};
+      EXPECT_EQ(streamed_spaces, all_on_host) << describe(c);
+    }
+  }
 }
 
 // A budget below one chunk's buffers is refused, naming the least.
