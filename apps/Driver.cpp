@@ -13,6 +13,7 @@
 #include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
 #include "io/FieldOutput.hpp"
+#include "io/ParallelHdf5.hpp"
 #include "io/RunConfig.hpp"
 #include "io/RunReport.hpp"
 
@@ -406,6 +407,8 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     if (!cli->restart.empty() && !sim->restartable())
       throw InputError("--restart: " + config.app + " does not restart from checkpoints yet");
     if (rank == 0) prepare_directories(*deck, config, *cli, err);
+    // A bad STRATA_IO_BLOCK_BYTES stops the run before its first step, not at its first write.
+    if (config.output.write_every > 0 || config.checkpoint.every > 0 || !cli->restart.empty()) io::io_block_bytes();
   });
   if (!prepared) return 1;
   const bool restarted = collectively(comm, err, [&] {

@@ -125,15 +125,16 @@ class Simulation {
   virtual std::vector<std::string> checkpoint_fields() const { return field_names(); }
   //! Where a checkpoint field's values sit (framework/Stagger.hpp).
   virtual Stagger stagger(const std::string& /*name*/) const { return cell_centred(); }
-  //! This rank's values of a checkpoint field on `box` (global indices): its
-  //! owned cells, widened along staggered axes by the last node or face
-  //! where the rank holds the domain's upper wall. May launch copy kernels.
-  virtual HostBlock save_field(const std::string& name, const Box& /*box*/) { return gather(name); }
-  //! Sets a checkpoint field on `box`: the owned cells widened along
-  //! staggered axes by the shared node or face at the upper side.
-  virtual void load_field(const std::string& name, const Box& /*box*/, const HostBlock& values) {
-    scatter(name, values);
-  }
+  //! This rank's values of a field for a file (output or checkpoint) on
+  //! `box` (global indices), a z-block of what it writes: its owned cells,
+  //! for a checkpoint widened along staggered axes by the last node or face
+  //! where the rank holds the domain's upper wall (io/ParallelHdf5.hpp
+  //! writes a rank's part block by block). May launch copy kernels.
+  virtual HostBlock save_field(const std::string& name, const Box& box) const = 0;
+  //! Sets a checkpoint field on `box`, a z-block of what the rank reads:
+  //! its owned cells widened along staggered axes by the shared node or
+  //! face at the upper side.
+  virtual void load_field(const std::string& name, const Box& box, const HostBlock& values) = 0;
   //! The scalars of the app's state by name; none by default. A checkpoint
   //! that lacks one of these names is refused.
   virtual AppState state() const { return {}; }

@@ -154,9 +154,13 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   std::vector<std::uint64_t> checksums;
   for (const std::string& field : fields) {
     const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
-    const HostBlock block = sim.save_field(field, b.written);
-    file.write_field(field, b.global, b.written, block);
-    checksums.push_back(checksum_part(block, b.written, b.written, b.global));
+    std::uint64_t checksum = 0;
+    file.write_field(field, b.global, b.written, [&](const Box& part) {
+      const HostBlock block = sim.save_field(field, part);
+      checksum += checksum_part(block, part, part, b.global);
+      return block;
+    });
+    checksums.push_back(checksum);
   }
   checksums = summed_over_ranks(comm, checksums);
   for (std::size_t f = 0; f < fields.size(); ++f)
@@ -240,13 +244,17 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   if (checked && stored_checksum(metadata_checksum) !=
                      metadata_checksum_of(config.app, clock, config, state, file.attribute_string("deck")))
     refuse("its metadata (clock, app state or deck) does not match its checksum (the file is corrupt)");
-  std::vector<HostBlock> blocks;
+  // The fields are read twice, block by block (io/ParallelHdf5.hpp): once
+  // to check their shapes and checksums, once into the app.
   std::vector<std::uint64_t> checksums;
   for (const std::string& field : fields) {
     const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
-    blocks.push_back(file.read_field(field, b.global, b.read));
-    // Each value is summed once: by the rank that would write it.
-    if (checked) checksums.push_back(checksum_part(blocks.back(), b.read, b.written, b.global));
+    std::uint64_t checksum = 0;
+    file.read_field(field, b.global, b.read, [&](const Box& part, const HostBlock& block) {
+      // Each value is summed once: by the rank that would write it.
+      checksum += checksum_part(block, part, intersect(part, b.written), b.global);
+    });
+    checksums.push_back(checksum);
   }
   if (checked) {
     checksums = summed_over_ranks(comm, checksums);
@@ -255,9 +263,10 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
         refuse("field '" + fields[f] + "' does not match its checksum (the file is corrupt)");
   }
   if (clock.step < 0 || !(clock.dt > 0.0)) refuse("its clock (step, dt) is invalid");
-  for (std::size_t f = 0; f < fields.size(); ++f) {
-    const FieldBoxes b = field_boxes(sim.stagger(fields[f]), config, local);
-    sim.load_field(fields[f], b.read, blocks[f]);
+  for (const std::string& field : fields) {
+    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    file.read_field(field, b.global, b.read,
+                    [&](const Box& part, const HostBlock& block) { sim.load_field(field, part, block); });
   }
   sim.restore_state(state);
   return Restart{path, clock, file.has("deck") ? std::optional<std::string>(file.attribute_string("deck")) : std::nullopt};

@@ -95,7 +95,8 @@ void FieldOutput::write(const Simulation& sim, int step, double time) {
   const std::vector<std::string> fields = sim.field_names();
   {
     Hdf5Writer file(comm_, h5_path(step));
-    for (const std::string& field : fields) file.write_field(field, global_, local_, sim.gather(field));
+    for (const std::string& field : fields)
+      file.write_field(field, global_, local_, [&](const Box& part) { return sim.save_field(field, part); });
     file.attribute("step", std::int64_t(step));
     file.attribute("time", time);
     for (int a = 0; a < 3; ++a) {

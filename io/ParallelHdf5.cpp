@@ -7,10 +7,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace strata::io {
@@ -123,7 +125,54 @@ int rank_in(MPI_Comm comm) {
   return rank;
 }
 
+// This rank's z-blocks of `local`, then empty boxes up to the most blocks
+// any rank has: every rank takes part in every collective write or read.
+std::vector<Box> z_blocks(MPI_Comm comm, const Box& local) {
+  std::vector<Box> blocks;
+  if (!local.empty()) {
+    const std::int64_t plane_bytes = std::int64_t(local.extent(X)) * local.extent(Y) * std::int64_t(sizeof(double));
+    const int planes = int(std::clamp<std::int64_t>(io_block_bytes() / plane_bytes, 1, local.extent(Z)));
+    for (int z = local.lo[Z]; z < local.hi[Z]; z += planes) {
+      Box block = local;
+      block.lo[Z] = z;
+      block.hi[Z] = std::min(local.hi[Z], z + planes);
+      blocks.push_back(block);
+    }
+  }
+  int most = int(blocks.size());
+  STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_INT, MPI_MAX, comm));
+  blocks.resize(std::size_t(most), Box{});
+  return blocks;
+}
+
+// Selects `part` of a dataset of shape `global` in `file_space`, and
+// returns a new memory space for its values; an empty part selects nothing
+// in either (the rank still takes part in the collective call).
+hid_t select_part(hid_t file_space, const Box& global, const Box& part, const std::string& path) {
+  if (part.empty()) {
+    check_status(H5Sselect_none(file_space), "H5Sselect_none", path);
+    const hsize_t one[3] = {1, 1, 1};
+    const hid_t memory = check(H5Screate_simple(3, one, nullptr), "H5Screate_simple", path);
+    H5Sselect_none(memory);  // cannot fail on a space just made
+    return memory;
+  }
+  const Slab3 s(global, part);
+  check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, s.offset, nullptr, s.count, nullptr),
+               "H5Sselect_hyperslab", path);
+  return check(H5Screate_simple(3, s.count, nullptr), "H5Screate_simple", path);
+}
+
 }  // namespace
+
+std::int64_t io_block_bytes() {
+  if (const char* bytes = std::getenv("STRATA_IO_BLOCK_BYTES")) {
+    char* end = nullptr;
+    const long long value = std::strtoll(bytes, &end, 10);
+    if (end != bytes && *end == '\0' && value > 0) return value;
+    throw InputError(std::string("STRATA_IO_BLOCK_BYTES=") + bytes + ": not a positive number of bytes");
+  }
+  return std::int64_t(1) << 30;
+}
 
 Hdf5Writer::Hdf5Writer(MPI_Comm comm, const std::string& path)
     : comm_(comm), path_(path), partial_(path + ".partial") {
@@ -189,24 +238,34 @@ void Hdf5Writer::check_collective(herr_t status, const char* call) {
 }
 
 void Hdf5Writer::write_field(const std::string& name, const Box& global, const Box& local,
-                             const HostBlock& block) {
-  const Slab3 s(global, local);
+                             const BlockSource& values) {
+  const Slab3 whole(global, local);
   reserve(std::uint64_t(global.num_cells()) * sizeof(double));
-  Handle file_space{check(H5Screate_simple(3, s.global, nullptr), "H5Screate_simple", path_), H5Sclose};
+  Handle file_space{check(H5Screate_simple(3, whole.global, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle dataset{check(H5Dcreate2(file_, name.c_str(), H5T_NATIVE_DOUBLE, file_space.id, H5P_DEFAULT,
                                   H5P_DEFAULT, H5P_DEFAULT),
                        "H5Dcreate2", path_),
                  H5Dclose};
-  check_status(H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, s.offset, nullptr, s.count, nullptr),
-               "H5Sselect_hyperslab", path_);
-  Handle memory_space{check(H5Screate_simple(3, s.count, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
-  check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
-                            block.data()),
-                   "H5Dwrite");
+  for (const Box& part : z_blocks(comm_, local)) {
+    const HostBlock block = part.empty() ? HostBlock() : values(part);
+    const double nothing = 0.0;
+    const Handle memory_space{select_part(file_space.id, global, part, path_), H5Sclose};
+    check_collective(H5Dwrite(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
+                              part.empty() ? &nothing : block.data()),
+                     "H5Dwrite");
+  }
   // Test hook (set on every rank): fail between datasets, as a crash mid-write would.
   if (const char* fail = std::getenv("STRATA_TEST_FAIL_WRITE"); fail && std::string(fail) == "1")
     fail_collectively(path_ + ": write interrupted (STRATA_TEST_FAIL_WRITE)");
+}
+
+void Hdf5Writer::write_field(const std::string& name, const Box& global, const Box& local,
+                             const HostBlock& block) {
+  write_field(name, global, local, [&](const Box& part) {
+    return HostBlock(Kokkos::subview(block, std::make_pair(part.lo[Z] - local.lo[Z], part.hi[Z] - local.lo[Z]),
+                                     Kokkos::ALL, Kokkos::ALL));
+  });
 }
 
 void Hdf5Writer::attribute(const std::string& name, double value) {
@@ -292,7 +351,8 @@ bool Hdf5Reader::has(const std::string& name) const {
   return readable(H5Aexists(file_, name.c_str()), "H5Aexists", path_, name) > 0;
 }
 
-HostBlock Hdf5Reader::read_field(const std::string& name, const Box& global, const Box& local) const {
+void Hdf5Reader::read_field(const std::string& name, const Box& global, const Box& local,
+                            const BlockSink& values) const {
   if (readable(H5Lexists(file_, name.c_str(), H5P_DEFAULT), "H5Lexists", path_, name) == 0)
     throw InputError(path_ + ": no dataset '" + name + "'");
   Handle dataset{readable(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), "H5Dopen2", path_, name), H5Dclose};
@@ -306,14 +366,32 @@ HostBlock Hdf5Reader::read_field(const std::string& name, const Box& global, con
                      std::to_string(dims[1]) + "x" + std::to_string(dims[0]) + ", expected " +
                      std::to_string(s.global[2]) + "x" + std::to_string(s.global[1]) + "x" +
                      std::to_string(s.global[0]));
-  check_status(H5Sselect_hyperslab(file_space.id, H5S_SELECT_SET, s.offset, nullptr, s.count, nullptr),
-               "H5Sselect_hyperslab", path_);
-  Handle memory_space{check(H5Screate_simple(3, s.count, nullptr), "H5Screate_simple", path_), H5Sclose};
   Handle transfer{collective_transfer(path_), H5Pclose};
-  HostBlock block("strata::read", local.extent(Z), local.extent(Y), local.extent(X));
-  readable(H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id, block.data()),
-           "H5Dread", path_, name);
-  return block;
+  const std::vector<Box> parts = z_blocks(comm_, local);
+  // One buffer for the largest block; each block reads into its first planes.
+  HostBlock buffer("strata::read", parts.empty() ? 0 : parts.front().extent(Z), local.extent(Y), local.extent(X));
+  for (const Box& part : parts) {
+    const HostBlock block =
+        part.empty() ? HostBlock()
+                     : HostBlock(Kokkos::subview(buffer, std::make_pair(0, part.extent(Z)), Kokkos::ALL, Kokkos::ALL));
+    double nothing = 0.0;
+    const Handle memory_space{select_part(file_space.id, global, part, path_), H5Sclose};
+    readable(H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
+                     part.empty() ? &nothing : block.data()),
+             "H5Dread", path_, name);
+    if (!part.empty()) values(part, block);
+  }
+}
+
+HostBlock Hdf5Reader::read_field(const std::string& name, const Box& global, const Box& local) const {
+  HostBlock whole("strata::read", local.extent(Z), local.extent(Y), local.extent(X));
+  read_field(name, global, local, [&](const Box& part, const HostBlock& block) {
+    Kokkos::deep_copy(
+        Kokkos::subview(whole, std::make_pair(part.lo[Z] - local.lo[Z], part.hi[Z] - local.lo[Z]), Kokkos::ALL,
+                        Kokkos::ALL),
+        block);
+  });
+  return whole;
 }
 
 namespace {

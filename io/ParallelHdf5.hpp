@@ -18,6 +18,10 @@
 //! every rank before any rank writes, and everything HDF5 holds unwritten
 //! then lies in space already reserved, so the file closes cleanly.
 //! Filesystems without fallocate get no reservation (docs/checkpoints.md).
+//!
+//! A rank's part of a field moves in z-blocks of at most io_block_bytes():
+//! a rank holds one block at a time, not its whole field (46 GB for 1800^3
+//! on one rank, beside fields that may fill most of the host's memory).
 
 #include "framework/Box.hpp"
 #include "framework/Simulation.hpp"
@@ -26,9 +30,22 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 namespace strata::io {
+
+//! This rank's values of a field on `part`, a z-block of its box, indexed
+//! (k, j, i) from the part's corner. Called on each rank alone, between
+//! collective calls: it must not communicate.
+using BlockSource = std::function<HostBlock(const Box& part)>;
+//! Takes this rank's values of a field on `part`, a z-block of its box, as
+//! read; called as BlockSource is.
+using BlockSink = std::function<void(const Box& part, const HostBlock& values)>;
+
+//! Bytes of a field a rank writes or reads at a time: STRATA_IO_BLOCK_BYTES,
+//! else 1 GiB (at least one x-y plane of its box is taken).
+std::int64_t io_block_bytes();
 
 class Hdf5Writer {
  public:
@@ -39,9 +56,11 @@ class Hdf5Writer {
   Hdf5Writer(const Hdf5Writer&) = delete;
   Hdf5Writer& operator=(const Hdf5Writer&) = delete;
 
-  //! Collective: dataset `name` of shape `global`, this rank's `local` cells from `block`.
-  void write_field(const std::string& name, const Box& global, const Box& local,
-                   const HostBlock& block);
+  //! Collective: dataset `name` of shape `global`, this rank's `local`
+  //! cells block by block from `values`.
+  void write_field(const std::string& name, const Box& global, const Box& local, const BlockSource& values);
+  //! The same from a block of all of `local`.
+  void write_field(const std::string& name, const Box& global, const Box& local, const HostBlock& block);
   //! File attributes (collective: every rank passes the same value).
   void attribute(const std::string& name, double value);
   void attribute(const std::string& name, std::int64_t value);
@@ -82,7 +101,10 @@ class Hdf5Reader {
   Hdf5Reader& operator=(const Hdf5Reader&) = delete;
 
   bool has(const std::string& name) const;
-  //! Collective: this rank's `local` cells of dataset `name`, which must have shape `global`.
+  //! Collective: this rank's `local` cells of dataset `name`, which must
+  //! have shape `global`, handed to `values` block by block.
+  void read_field(const std::string& name, const Box& global, const Box& local, const BlockSink& values) const;
+  //! The same as one block of all of `local`.
   HostBlock read_field(const std::string& name, const Box& global, const Box& local) const;
   double attribute_double(const std::string& name) const;
   std::int64_t attribute_int(const std::string& name) const;

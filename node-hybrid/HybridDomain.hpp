@@ -281,16 +281,16 @@ class HybridDomain {
 
   using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
-  //! Field f's values on `box` (the rank's cells, and a staggered field's
-  //! last node or face above them where the box reaches past the rank's top
-  //! plane), gathered from both slabs to the host, indexed (k, j, i) from
-  //! the box's corner.
+  //! Field f's values on `box` (planes of the rank's cells, and a staggered
+  //! field's last node or face above them where the box reaches past the
+  //! rank's top plane), gathered from both slabs to the host, indexed
+  //! (k, j, i) from the box's corner. Only the box's planes are copied.
   HostBlock gather(int f, const Box& box) const {
     HostBlock out("strata::gathered", box.extent(Z), box.extent(Y), box.extent(X));
     for_each_slab([&](const auto& slab) {
-      const HostBlock host = host_values(slab, f);
       const Box part = slab_part(box, slab.owned, 0);
-      Kokkos::deep_copy(planes_of(out, box, part), cells_of(host, slab.owned, part));
+      if (part.lo[Z] >= part.hi[Z]) return;
+      Kokkos::deep_copy(planes_of(out, box, part), cells_of(host_planes(slab, f, part), slab.owned, part));
     });
     return out;
   }
@@ -307,10 +307,12 @@ class HybridDomain {
                        values.extent(2) == std::size_t(box.extent(X)),
                    "scatter: block does not match the box " << box);
     for_each_slab([&](const auto& slab) {
-      const HostBlock host = host_values(slab, f);
       const Box part = slab_part(box, slab.owned, shared);
+      if (part.lo[Z] >= part.hi[Z]) return;
+      const HostBlock host = host_planes(slab, f, part);
       Kokkos::deep_copy(cells_of(host, slab.owned, part), planes_of(values, box, part));
-      if (host.data() != slab.fields[f].view().data()) Kokkos::deep_copy(slab.fields[f].view(), host);
+      const auto planes = slab.planes(f, part.lo[Z], part.hi[Z]);
+      if (host.data() != planes.data()) Kokkos::deep_copy(planes, host);
     });
   }
 
@@ -772,15 +774,15 @@ class HybridDomain {
       f(slab.exec);
   }
 
-  // Slab field f's values (ghosts included) where the host reads and writes
-  // them: the field itself in host memory (a CPU build's, or a streamed
-  // device slab's window of the store, which a copy would double: 46 GB
-  // more for 1800^3), else a host copy of it.
+  // A slab field's planes that `part` spans (x-y ghost columns included)
+  // where the host reads and writes them: the field's own in host memory (a
+  // CPU build's, or a streamed device slab's window of the store, which a
+  // copy would double: 46 GB more for 1800^3), else a host copy of them.
   template <class S>
-  static HostBlock host_values(const S& slab, int f) {
-    const auto& v = slab.fields[f].view();
-    if (slab.in_store()) return HostBlock(v.data(), v.extent(0), v.extent(1), v.extent(2));
-    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  static HostBlock host_planes(const S& slab, int f, const Box& part) {
+    const auto planes = slab.planes(f, part.lo[Z], part.hi[Z]);
+    if (slab.in_store()) return HostBlock(planes.data(), planes.extent(0), planes.extent(1), planes.extent(2));
+    return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), planes);
   }
 
   //! Calls f(slab) for each non-empty slab, device slab first.
@@ -791,12 +793,13 @@ class HybridDomain {
   }
 
   // The part of `box` on a slab owning `owned`: its planes, the box's
-  // planes above the rank's top on the top slab, `shared` more below the cut.
+  // planes above the rank's top on the top slab, `shared` more below the
+  // cut; none where lo >= hi along z.
   Box slab_part(const Box& box, const Box& owned, int shared) const {
     const int top = decomposition_.local().hi[Z];
     Box part = box;
-    part.lo[Z] = owned.lo[Z];
-    part.hi[Z] = owned.hi[Z] + (owned.hi[Z] == top ? box.hi[Z] - top : shared);
+    part.lo[Z] = std::max(box.lo[Z], owned.lo[Z]);
+    part.hi[Z] = std::min(box.hi[Z], owned.hi[Z] + (owned.hi[Z] == top ? box.hi[Z] - top : shared));
     return part;
   }
 
@@ -806,15 +809,14 @@ class HybridDomain {
                            Kokkos::ALL);
   }
 
-  // The cells `part` of a slab field's values `v` (ghosts included, so
-  // indexed from `owned` grown by the ghost layers).
-  template <class View>
-  auto cells_of(const View& v, const Box& owned, const Box& part) const {
+  // The cells `part` of a slab field's planes that `part` spans (x-y ghost
+  // columns included, so indexed from `owned` grown by the ghost layers).
+  auto cells_of(const HostBlock& planes, const Box& owned, const Box& part) const {
     const auto range = [&](int axis) {
       const int first = owned.lo[axis] - ghosts_;
       return Kokkos::make_pair(part.lo[axis] - first, part.hi[axis] - first);
     };
-    return Kokkos::subview(v, range(Z), range(Y), range(X));
+    return Kokkos::subview(planes, Kokkos::ALL, range(Y), range(X));
   }
 
   static Box grow_on(const Box& b, const FaceMask& faces, int n) {

@@ -561,6 +561,13 @@ TEST(StartUp, UnwritablePlacesAreRefusedBeforeTheFirstStep) {
               "/table.csv: cannot create files in " + file + ": Not a directory");
   // Without outputs or checkpoints their directories are not looked at.
   expect_success(MPI_COMM_WORLD, heat_run(dir, 10, {"--set", "output.dir=/proc", "--set", "checkpoint.dir=" + file}));
+  // The size of the blocks files move in (docs/checkpoints.md): refused
+  // before the first step where no number of bytes, unread without files.
+  setenv("STRATA_IO_BLOCK_BYTES", "1GB", 1);
+  refused({"--set", "checkpoint.every=5", "--set", "checkpoint.dir=" + dir + "/checkpoints"},
+          "STRATA_IO_BLOCK_BYTES=1GB: not a positive number of bytes");
+  expect_success(MPI_COMM_WORLD, heat_run(dir, 10, {"--set", "output.write_every=0", "--set", "checkpoint.every=0"}));
+  unsetenv("STRATA_IO_BLOCK_BYTES");
 }
 
 // The run report, written after the last step, fails the same way: the file

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -203,6 +204,66 @@ TEST(RankStoreDomain, ACutOutsideTheRankThrowsAndKeepsTheFields) {
   EXPECT_EQ(domain.host_planes(), 8);
   const auto after = domain.gather(0);
   for (std::size_t c = 0; c < before.size(); ++c) ASSERT_EQ(after.data()[c], before.data()[c]) << "cell " << c;
+}
+
+using HostBlock = HybridDomain<>::HostBlock;
+
+// Values no two cells share on `box`, for round `round`.
+HostBlock values_on(const Box& box, int f, int round) {
+  HostBlock b("test::values", box.extent(Z), box.extent(Y), box.extent(X));
+  for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+    for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+      for (int i = box.lo[X]; i < box.hi[X]; ++i)
+        b(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) = value_at(f, i, j, k, round);
+  return b;
+}
+
+// The planes [lo, hi) of `box`.
+Box planes_of(const Box& box, int lo, int hi) {
+  Box part = box;
+  part.lo[Z] = lo;
+  part.hi[Z] = std::min(hi, box.hi[Z]);
+  return part;
+}
+
+// Files move a rank's fields in blocks of planes (io/ParallelHdf5.hpp):
+// gather and scatter of any block, below, above and across the cut, give
+// what those of the whole rank give, for a cell-centred field and a
+// z-staggered one (with the face above the rank's top), in core and with
+// the fields in a streamed store.
+TEST(RankStoreDomain, GatherAndScatterByBlocksOfPlanesEqualTheWholeRank) {
+  const Decomposition decomposition = stacked_ranks();
+  const Box rank = decomposition.local();
+  for (const std::int64_t device_memory : {std::int64_t(0), slab_field_bytes(rank, 2, 5) / 3}) {
+    HybridSettings s = coupled_settings(40, device_memory);
+    s.fields.push_back(FieldSpec("move::w", face_centred(Z)));
+    HybridDomain<> domain(decomposition, s);
+    for (const int f : {0, 4}) {
+      const int shared = s.fields[f].stagger[Z];
+      Box box = rank;
+      box.hi[Z] += shared;
+      const HostBlock whole = values_on(box, f, 0);
+      domain.scatter(f, box, whole, shared);
+      for (const int planes : {1, 3, 7}) {
+        const std::string where = s.fields[f].name + ", blocks of " + std::to_string(planes) + " planes, budget " +
+                                  std::to_string(device_memory);
+        int round = planes;
+        for (int z = box.lo[Z]; z < box.hi[Z]; z += planes) {
+          const Box part = planes_of(box, z, z + planes);
+          const HostBlock gathered = domain.gather(f, part);
+          const HostBlock expected = values_on(part, f, 0);
+          for (std::size_t c = 0; c < expected.size(); ++c)
+            ASSERT_EQ(gathered.data()[c], expected.data()[c]) << where << ", planes from " << z << ", value " << c;
+          domain.scatter(f, part, values_on(part, f, round), shared);
+        }
+        const HostBlock scattered = domain.gather(f, box);
+        const HostBlock expected = values_on(box, f, round);
+        for (std::size_t c = 0; c < expected.size(); ++c)
+          ASSERT_EQ(scattered.data()[c], expected.data()[c]) << where << ", value " << c << " after scatters";
+        domain.scatter(f, box, whole, shared);
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -244,12 +244,12 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     steps_ = int(std::get<std::int64_t>(state.at("steps")));
   }
 
-  //! Output reads the pressure of the current state, as the reference's
+  //! Files hold the pressure of the current state, as the reference's
   //! visit() refreshes it first; the stored one is the step's predictor's.
-  HostBlock gather(const std::string& name) const override {
-    if (name != "pressure") return Base::gather(name);
-    HostBlock pressure = Base::gather("density");
-    const HostBlock energy = Base::gather("energy");
+  HostBlock save_field(const std::string& name, const Box& box) const override {
+    if (name != "pressure") return Base::save_field(name, box);
+    HostBlock pressure = Base::save_field("density", box);
+    const HostBlock energy = Base::save_field("energy", box);
     for (std::size_t n = 0; n < pressure.size(); ++n)
       pressure.data()[n] = ideal_gas_pressure(pressure.data()[n], energy.data()[n]);
     return pressure;

@@ -39,16 +39,13 @@ class HybridSimulation : public Simulation {
 
   Stagger stagger(const std::string& name) const override { return staggers_.at(field_id(name)); }
 
-  HostBlock save_field(const std::string& name, const Box& box) override {
-    const int id = field_id(name);
-    return staggers_.at(id) == cell_centred() ? gather(name) : domain_.gather(id, box);
+  HostBlock save_field(const std::string& name, const Box& box) const override {
+    return domain_.gather(field_id(name), box);
   }
 
   void load_field(const std::string& name, const Box& box, const HostBlock& values) override {
     const int id = field_id(name);
-    const Stagger s = staggers_.at(id);
-    if (s == cell_centred()) return scatter(name, values);
-    domain_.scatter(id, box, values, s[Z]);
+    domain_.scatter(id, box, values, staggers_.at(id)[Z]);
   }
 
   HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
