@@ -111,7 +111,8 @@ const DeckKey halo_gpu_aware_mpi =
         .defaults(HaloConfig{}.gpu_aware_mpi)
         .or_words({"auto", "on", "off"})
         .means("hand device buffers to MPI directly; auto when the MPI library reports CUDA support; the "
-               "environment variable `STRATA_GPU_AWARE_MPI=0|1` overrides");
+               "environment variable `STRATA_GPU_AWARE_MPI=0|1` overrides; not where a device slab may be "
+               "streamed (hybrid.device_memory), whose faces the host packs");
 
 const DeckKey hybrid_cpu_share =
     DeckKey("hybrid.cpu_share", K::Number)

@@ -376,9 +376,11 @@ void Hdf5Reader::read_field(const std::string& name, const Box& global, const Bo
                      : HostBlock(Kokkos::subview(buffer, std::make_pair(0, part.extent(Z)), Kokkos::ALL, Kokkos::ALL));
     double nothing = 0.0;
     const Handle memory_space{select_part(file_space.id, global, part, path_), H5Sclose};
-    readable(H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
-                     part.empty() ? &nothing : block.data()),
-             "H5Dread", path_, name);
+    // Failed on any rank, thrown on every rank: none goes on to the next block's read alone.
+    int ok = H5Dread(dataset.id, H5T_NATIVE_DOUBLE, memory_space.id, file_space.id, transfer.id,
+                     part.empty() ? &nothing : block.data()) >= 0;
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm_));
+    readable(ok ? 0 : -1, "H5Dread", path_, name);
     if (!part.empty()) values(part, block);
   }
 }

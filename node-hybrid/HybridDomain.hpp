@@ -702,13 +702,17 @@ class HybridDomain {
     }
   }
 
+  // Messages in device memory (GPU-aware MPI) only where the device slab
+  // never streams: a streamed slab's fields are host memory, which the
+  // host's cores pack into host messages (halo/HaloPacker.hpp).
   Group make_group(const std::vector<int>& fields, int width, HaloShape shape) const {
     std::vector<Stagger> staggers;
     for (int f : fields) staggers.push_back(settings_.fields.at(f).stagger);
     Group group;
     group.fields = fields;
-    group.exchange = std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition_, width, shape, staggers,
-                                                                         settings_.device_messages);
+    group.exchange = std::make_unique<HaloExchange<DeviceExec, HostExec>>(
+        decomposition_, width, shape, staggers,
+        settings_.device_messages && !outgrows_budget(decomposition_.local()));
     return group;
   }
 
