@@ -165,13 +165,13 @@ hid_t select_part(hid_t file_space, const Box& global, const Box& part, const st
 }  // namespace
 
 std::int64_t io_block_bytes() {
-  if (const char* bytes = std::getenv("STRATA_IO_BLOCK_BYTES")) {
+  if (const char* bytes = std::getenv("STRATA_IO_BLOCK_BYTES"); bytes && *bytes) {
     char* end = nullptr;
     const long long value = std::strtoll(bytes, &end, 10);
     if (end != bytes && *end == '\0' && value > 0) return value;
     throw InputError(std::string("STRATA_IO_BLOCK_BYTES=") + bytes + ": not a positive number of bytes");
   }
-  return std::int64_t(1) << 30;
+  return std::int64_t(16) << 20;
 }
 
 Hdf5Writer::Hdf5Writer(MPI_Comm comm, const std::string& path)

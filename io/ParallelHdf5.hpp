@@ -43,8 +43,10 @@ using BlockSource = std::function<HostBlock(const Box& part)>;
 //! read; called as BlockSource is.
 using BlockSink = std::function<void(const Box& part, const HostBlock& values)>;
 
-//! Bytes of a field a rank writes or reads at a time: STRATA_IO_BLOCK_BYTES,
-//! else 1 GiB (at least one x-y plane of its box is taken).
+//! Bytes of a field a rank writes or reads at a time: STRATA_IO_BLOCK_BYTES
+//! where set and not empty, else 16 MiB (at least one x-y plane of its box
+//! is taken; docs/checkpoints.md has why). Throws InputError where it is no
+//! positive number.
 std::int64_t io_block_bytes();
 
 class Hdf5Writer {
