@@ -771,7 +771,7 @@ class HybridDomain {
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
     if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && slab.in_store()) {
-      slab.exec.fence();  // halo unpacks queued on the device come first
+      slab.exec.fence();  // work queued on the device slab's instance comes first
       f(slabs_.host.exec);
       slabs_.host.exec.fence();  // and the device's next copies see what the host wrote
     } else
