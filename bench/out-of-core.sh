@@ -8,6 +8,9 @@
 # Defaults: docs/out-of-core.md's H100 run, 1800^3 at k = 16 through
 # 24000 MiB against 1024^3 in core, 8 k steps per whole run. On a CPU-only
 # build, for instance: bench/out-of-core.sh build 96 4 10 96 64
+# PARTS (environment) picks what runs, default "bench 0 auto": at 1800^3
+# each part takes minutes (the fields' setup alone about 2.5), so a machine
+# lent in calls of 10 minutes runs one part per call (PARTS=bench, 0, auto).
 set -euo pipefail
 build=${1:-build}; n=${2:-1800}; k=${3:-16}; budget=${4:-24000}; in_core=${5:-1024}; steps=${6:-$((8 * k))}
 deck=$(dirname "$0")/../inputs/heat.yaml
@@ -17,9 +20,14 @@ if [[ $(id -u) -eq 0 ]]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
-echo "== bench/stream_bench $n $k $budget $in_core"
-"$build/bench/stream_bench" "$n" "$k" "$budget" "$in_core"
+parts=" ${PARTS:-bench 0 auto} "
+
+if [[ $parts == *" bench "* ]]; then
+  echo "== bench/stream_bench $n $k $budget $in_core"
+  "$build/bench/stream_bench" "$n" "$k" "$budget" "$in_core"
+fi
 for share in 0 auto; do
+  [[ $parts == *" $share "* ]] || continue
   echo "== strata heat3d ${n}^3, k = $k, device_memory ${budget}MiB, cpu_share $share, $steps steps"
   rc=0
   out=$("$build/apps/strata" "$deck" --set "grid.cells=[$n,$n,$n]" --set time_tiling.steps="$k" \
