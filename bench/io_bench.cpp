@@ -1,14 +1,13 @@
 //! HDF5 output bandwidth for a heat3d field beside the run's own step time,
 //! so users can judge what output costs. Run under mpirun at any rank count:
 //! io_bench [N [DIR]] (default 256, the system temporary directory's
-//! strata-io-bench). It removes the files it wrote, and DIR only where it
-//! made it.
+//! strata-io-bench). It removes its outputs (bench_*), and DIR only where
+//! it made it.
 
 #include "apps/heat3d/Heat3d.hpp"
 #include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "io/FieldOutput.hpp"
-#include "io/StepFiles.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -36,7 +35,7 @@ int main(int argc, char* argv[]) {
       heat.advance(0.0, dt, timers);
       MPI_Barrier(MPI_COMM_WORLD);
     });
-    // Rank 0 removes what the bench wrote, and the directory only where the bench made it.
+    // Rank 0 removes the bench's outputs, and the directory only where the bench made it.
     const bool made_dir = rank == 0 && !std::filesystem::exists(dir);
     io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "bench");
     int written = 0;
@@ -50,10 +49,7 @@ int main(int argc, char* argv[]) {
                   size, dir.c_str());
       std::printf("  step time   %10.3f ms\n  write time  %10.3f ms  (%.2f GB/s, %.1f steps' worth)\n",
                   1e3 * step, 1e3 * write, bytes / write / 1e9, write / step);
-      for (int s = 1; s <= written; ++s)
-        for (const char* suffix : {".h5", ".xmf"})
-          std::filesystem::remove(dir + "/" + io::step_file_name("bench", s, suffix));
-      std::filesystem::remove(dir + "/bench.xmf");
+      for (const std::string& path : io::output_files(dir, "bench")) std::filesystem::remove(path);
       std::error_code kept;  // a directory that holds anything else stays
       if (made_dir) std::filesystem::remove(dir, kept);
     }

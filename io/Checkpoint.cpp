@@ -244,19 +244,20 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   if (checked && stored_checksum(metadata_checksum) !=
                      metadata_checksum_of(config.app, clock, config, state, file.attribute_string("deck")))
     refuse("its metadata (clock, app state or deck) does not match its checksum (the file is corrupt)");
-  // Checked fields are read twice, block by block (io/ParallelHdf5.hpp):
-  // once for their checksums, once into the app.
+  // The fields are read twice, block by block (io/ParallelHdf5.hpp): once
+  // to check that every one reads (and its checksum where the format has
+  // them), once into the app.
+  std::vector<std::uint64_t> checksums;
+  for (const std::string& field : fields) {
+    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    std::uint64_t checksum = 0;
+    file.read_field(field, b.global, b.read, [&](const Box& part, const HostBlock& block) {
+      // Each value is summed once: by the rank that would write it.
+      checksum += checksum_part(block, part, intersect(part, b.written), b.global);
+    });
+    checksums.push_back(checksum);
+  }
   if (checked) {
-    std::vector<std::uint64_t> checksums;
-    for (const std::string& field : fields) {
-      const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
-      std::uint64_t checksum = 0;
-      file.read_field(field, b.global, b.read, [&](const Box& part, const HostBlock& block) {
-        // Each value is summed once: by the rank that would write it.
-        checksum += checksum_part(block, part, intersect(part, b.written), b.global);
-      });
-      checksums.push_back(checksum);
-    }
     checksums = summed_over_ranks(comm, checksums);
     for (std::size_t f = 0; f < fields.size(); ++f)
       if (stored_checksum(checksum_prefix + fields[f]) != checksums[f])
