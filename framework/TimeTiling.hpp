@@ -450,9 +450,9 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
 //! A tile shape for `cycle` on the host: whole rows (unit stride, no
 //! overlap along x), as many of them (up to 64) as keep a tile's plane
 //! windows within `cache_bytes`, else square tiles that do; and at least
-//! two tiles per thread, so the threads balance. Measured on the 2-core
-//! development VM (docs/time-tiling.md): whole rows beat 128- and 64-wide
-//! tiles at 256^3 for every k.
+//! two tiles per thread, so the threads balance. Whole rows first: their i
+//! loop is long and unit-stride and nothing along x is computed twice, so
+//! they beat narrower tiles (docs/performance-notes.md).
 template <int N>
 TileShape host_tile_shape(const TiledCycle<N>& cycle, int threads, std::size_t cache_bytes) {
   const int nx = cycle.owned.extent(X), ny = cycle.owned.extent(Y);

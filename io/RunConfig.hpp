@@ -86,10 +86,9 @@ struct TimeTilingConfig {
 };
 
 //! The most steps `time_tiling.steps: auto` tries unless halo.width allows
-//! more. Every candidate runs with the deepest one's ghost layers, and with
-//! 8 of them 4-step cycles ran up to 1.3x slower (cardiac 256^3), while
-//! 8-step cycles never beat 4 by more than 3% on the 2-core VM
-//! (docs/time-tiling.md).
+//! more. Every candidate runs with the deepest one's ghost layers, and 8 of
+//! them slow the 4-step cycles more than 8-step cycles gain over 4
+//! (docs/time-tiling.md, "Deck").
 constexpr int most_auto_tiled_steps = 4;
 
 struct RunConfig {

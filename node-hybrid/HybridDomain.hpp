@@ -484,8 +484,8 @@ class HybridDomain {
 
   // On a device a cycle's levels are sweeps and their wall mirrors
   // (framework/SweptCycle.hpp): the tiled kernel's one thread block per
-  // tile leaves most of a GPU idle (heat3d 512^3 on the H100: 55 Gcell/s
-  // that way, 119 as a sweep in an earlier session). The levels alternate
+  // tile leaves most of a GPU idle, where a sweep spreads a level's cells
+  // over the whole device (docs/performance-notes.md). The levels alternate
   // between the next state and the state, which level 1 alone reads: at an
   // odd count the last lands in the next state, where tiles leave it; at an
   // even count in the state, and the slab's pairs swap so that its next
@@ -764,10 +764,10 @@ class HybridDomain {
   //! Calls f(exec) with the space whose processor reaches `slab`'s fields
   //! fastest: its own, but for a streamed device slab, whose fields are
   //! pinned host memory, the host's: the device would reach them across the
-  //! bus (on the H100 node, 54 s of a 59.5 s streamed heat3d 1800^3 run fell
-  //! outside every timed phase, where the run's watchdog reduction sits; an
-  //! initial state writes the whole slab). Reductions, launched kernels and
-  //! wall fills go there; a streamed slab's cycles go through its chunks.
+  //! bus, at a fraction of the host's memory bandwidth, and a reduction or an
+  //! initial state touches the whole slab (docs/performance-notes.md).
+  //! Reductions, launched kernels and wall fills go there; a streamed slab's
+  //! cycles go through its chunks.
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
     if (static_cast<const void*>(&slab) == static_cast<const void*>(&slabs_.device) && slab.in_store()) {

@@ -9,9 +9,9 @@
 //! starts at plane 0 and the host slab's at cut + 2 g.
 //!
 //! Moving the cut then moves only the planes between the old and the new
-//! cut, 2 g planes up or down, in place. Rebuilding the slabs instead holds
-//! the rank's fields twice for a moment: 188 GB for heat3d 1800^3 on a
-//! 125 GiB node, where `cpu_share: auto` moves the cut.
+//! cut, 2 g planes up or down, in place. Rebuilding the slabs instead would
+//! hold the rank's fields twice for a moment: for heat3d 1800^3, 188 GB,
+//! more than a 125 GiB node has, and `cpu_share: auto` moves the cut.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"

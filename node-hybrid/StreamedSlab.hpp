@@ -10,12 +10,12 @@
 //! chunk ends t r below its top (r the reach), and starts t r below its
 //! bottom, where the chunk before left the planes level t + 1 reads under
 //! it. So the levels' wavefront runs through the chunks one after another
-//! and no cell is computed twice (OPS's skewed tiles,
-//! ../shared/papers/ops-out-of-core-stencils.txt); a chunk face on the
-//! slab's face keeps what that face is (a wall, or ghosts the exchange
-//! filled, which the levels grow into as in core). Every cell is computed by
-//! the same update from the same values as in core, so the result is the
-//! same bit for bit.
+//! and no cell is computed twice (the skewed tiles of OPS: Reguly, Mudalige
+//! and Giles, "Beyond 16GB: out-of-core stencil computations", MCHPC'17); a
+//! chunk face on the slab's face keeps what that face is (a wall, or ghosts
+//! the exchange filled, which the levels grow into as in core). Every cell
+//! is computed by the same update from the same values as in core, so the
+//! result is the same bit for bit.
 //!
 //! Through buffers in the space's memory (a GPU's), a chunk's levels are
 //! sweeps (framework/SweptCycle.hpp). Its input buffer receives the planes
