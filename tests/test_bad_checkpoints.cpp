@@ -6,6 +6,7 @@
 // overwritten and an edited clock are in test_io (checksums).
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
@@ -23,7 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
 
 // Rank 0: `path` opened read-write with the serial driver, for `edit`.
 void edit_hdf5(const std::string& path, const std::function<void(hid_t)>& edit) {

@@ -3,6 +3,7 @@
 #include "tests/CheckpointFiles.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 
@@ -174,7 +175,7 @@ TEST(CardiacConvergence, ConductionVelocityConvergesUnderRefinement) {
 TEST(CardiacRestart, AfterTheS2StimulusContinuesBitIdentically) {
   const std::string dir = test::scratch_dir("cardiac", "restart");
   const auto run = [&](MPI_Comm comm, const std::string& name, std::vector<std::string> extra) {
-    std::vector<std::string> args{std::string(STRATA_TEST_DATA_DIR) + "/../inputs/cardiac.yaml",
+    std::vector<std::string> args{strata::test::data_dir() + "/../inputs/cardiac.yaml",
                                   "--set", "grid.cells=[16,16,4]", "--set", "time.end_time=~", "--set", "time.cfl=~",
                                   "--set", "time.steps=20", "--set", "time.dt=0.05", "--set", "cardiac.s2_time=0.24",
                                   "--set", "output.report_every=0", "--set", "output.write_every=20",

@@ -8,6 +8,7 @@
 
 #include "tests/CloverSummaries.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@
 namespace strata {
 namespace {
 
-const std::string corpus_dir = std::string(STRATA_TEST_DATA_DIR) + "/cloverleaf/corpus";
+const std::string corpus_dir = strata::test::data_dir() + "/cloverleaf/corpus";
 
 // The decks of the corpus, by name, sorted.
 std::vector<std::string> corpus_decks() {

@@ -6,6 +6,7 @@
 
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 #include <hdf5.h>
@@ -23,7 +24,7 @@ namespace {
 
 // 18x12x24 cells, a blast and a moving sphere: shocks reach the walls within
 // its 12 steps (tests/cloverleaf/blast_sphere.in).
-const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/cloverleaf/blast_sphere.in";
+const std::string deck = strata::test::data_dir() + "/cloverleaf/blast_sphere.in";
 constexpr std::array<int, 3> cells{18, 12, 24};
 // An odd step: the sweep order there is not the first step's.
 constexpr int checkpoint_step = 7;

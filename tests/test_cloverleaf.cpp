@@ -6,6 +6,7 @@
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +20,7 @@
 namespace strata {
 namespace {
 
-const std::string data_dir = STRATA_TEST_DATA_DIR;
+const std::string data_dir = strata::test::data_dir();
 
 template <class ExecSpace>
 class CloverLeaf : public ::testing::Test {};

@@ -1,5 +1,6 @@
 #include "tests/CloverSummaries.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +9,7 @@
 namespace strata {
 namespace {
 
-const std::string data_dir = STRATA_TEST_DATA_DIR;
+const std::string data_dir = strata::test::data_dir();
 
 // clover_bm_short (96^3, 87 steps) against the values published with the
 // CloverLeaf 3D reference: the summaries at steps 0 and 87 to the last

@@ -1,4 +1,5 @@
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 
@@ -13,7 +14,7 @@
 namespace strata {
 namespace {
 
-const std::string data_dir = STRATA_TEST_DATA_DIR;
+const std::string data_dir = strata::test::data_dir();
 
 using test::DriverRun;
 using test::on_rank0;

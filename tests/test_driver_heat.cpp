@@ -1,4 +1,5 @@
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +12,7 @@ namespace {
 // at the cadence, a summary, and an error against the exact solution small
 // for a 12x10x8 grid. Rank 0 prints; the others print nothing.
 TEST(Driver, RunsHeatDeckEndToEnd) {
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, {deck, "--set", "report.json="});
   ASSERT_EQ(run.code, 0) << run.err;
   if (test::world_rank() != 0) {

@@ -1,5 +1,6 @@
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/FieldOutput.hpp"
@@ -82,7 +83,7 @@ TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
 // also restarting with another CPU share and on another rank count.
 TEST(Checkpoint, RestartContinuesBitIdentically) {
   const std::string dir = scratch_dir("restart");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   const auto common = [&](const std::string& run) {
     return std::vector<std::string>{deck, "--set", "time.end_time=~", "--set", "time.steps=20",
                                     "--set", "output.report_every=0", "--set",
@@ -112,7 +113,7 @@ TEST(Checkpoint, RestartContinuesBitIdentically) {
 
 TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
   const std::string dir = scratch_dir("refuse");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   if (world_rank() == 0) std::ofstream(dir + "/garbage.chk.h5") << "not an HDF5 file\n";
   MPI_Barrier(MPI_COMM_WORLD);
   const std::string garbage = dir + "/garbage.chk.h5";
@@ -137,7 +138,7 @@ TEST(Checkpoint, CorruptOrMismatchedCheckpointsAreRefused) {
 // refuses the checkpoint, naming the file and the field, on any rank count.
 TEST(Checkpoint, CorruptFieldDataIsRefusedByItsChecksum) {
   const std::string dir = scratch_dir("checksum");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   expect_success(MPI_COMM_WORLD, {deck, "--set", "time.end_time=~", "--set", "time.steps=4", "--set",
                                   "checkpoint.every=4", "--set", "checkpoint.dir=" + dir, "--set",
                                   "report.json=", "--set", "output.report_every=0"});
@@ -189,7 +190,7 @@ void copy_on_rank0(const std::string& from, const std::string& to) {
 // checkpoint, naming each, and continues bit for bit from the newest valid one.
 TEST(Checkpoint, RestartLatestPicksTheNewestValidCheckpoint) {
   const std::string dir = scratch_dir("latest");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   auto whole = latest_run(deck, dir + "/whole");
   whole.insert(whole.end(), {"--set", "checkpoint.every=5"});
   expect_success(MPI_COMM_WORLD, whole);
@@ -224,7 +225,7 @@ TEST(Checkpoint, RestartLatestPicksTheNewestValidCheckpoint) {
 // latest is an error.
 TEST(Checkpoint, RestartLatestWithoutAValidCheckpointIsAnError) {
   const std::string dir = scratch_dir("latest-none");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   auto none = latest_run(deck, dir);
   none.insert(none.end(), {"--restart", "latest"});
   const test::DriverRun empty = test::run_driver(MPI_COMM_WORLD, none);
@@ -253,7 +254,7 @@ TEST(Checkpoint, RestartLatestWithoutAValidCheckpointIsAnError) {
 // they were: --restart latest continues from the last complete one.
 TEST(Checkpoint, FailedCheckpointWriteKeepsThePreviousCheckpoint) {
   const std::string dir = scratch_dir("keep");
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   auto first = latest_run(deck, dir);
   first.insert(first.end(), {"--set", "time.steps=5", "--set", "checkpoint.every=5"});
   expect_success(MPI_COMM_WORLD, first);
@@ -279,7 +280,7 @@ TEST(Checkpoint, FailedCheckpointWriteKeepsThePreviousCheckpoint) {
 // ---------------------------------------------------------------------------
 // Start-up of a run and of a restart: the run's end, the deck, the directories
 
-std::string small_heat() { return std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml"; }
+std::string small_heat() { return strata::test::data_dir() + "/decks/good/small_heat.yaml"; }
 
 // small_heat for `steps` steps, its outputs and checkpoints (if any) in `dir`.
 std::vector<std::string> heat_run(const std::string& dir, int steps, const std::vector<std::string>& extra) {
@@ -346,7 +347,7 @@ TEST(Restart, AtOrPastTheLastStepIsADeckError) {
 TEST(Restart, AtOrPastTheEndOfARunWhoseAppPicksDtIsADeckError) {
   const std::string dir = scratch_dir("restart-end-clover");
   const auto clover = [&](const std::vector<std::string>& extra) {
-    std::vector<std::string> args{std::string(STRATA_TEST_DATA_DIR) + "/../inputs/clover_test1.yaml",
+    std::vector<std::string> args{strata::test::data_dir() + "/../inputs/clover_test1.yaml",
                                   "--set", "time.steps=5", "--set", "output.report_every=0", "--set", "report.json=",
                                   "--set", "checkpoint.dir=" + dir};
     args.insert(args.end(), extra.begin(), extra.end());

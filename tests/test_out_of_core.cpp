@@ -13,6 +13,7 @@
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/RankGrids.hpp"
+#include "tests/TestData.hpp"
 #include "tests/apps/CoupledUpdate.hpp"
 
 #include <gtest/gtest.h>
@@ -350,7 +351,7 @@ const std::array<int, 3> heat_cells{24, 12, 64};
 
 std::vector<std::string> heat_args(const std::string& dir, const std::string& run, int tiled_steps,
                                    const std::string& device_memory) {
-  return {std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml", "--set",
+  return {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
           "grid.cells=[" + std::to_string(heat_cells[X]) + "," + std::to_string(heat_cells[Y]) + "," +
               std::to_string(heat_cells[Z]) + "]",
           "--set", "grid.periodic=[false,true,false]", "--set",
@@ -443,7 +444,7 @@ TEST(OutOfCoreDriver, Heat3dStreamedCheckpointsAndRestartEqualInCore) {
 // names the largest grid that fits, and that grid runs; a budget below
 // one chunk's buffers names the least.
 TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
-  const std::string clover = std::string(STRATA_TEST_DATA_DIR) + "/../inputs/clover_test1.yaml";
+  const std::string clover = strata::test::data_dir() + "/../inputs/clover_test1.yaml";
   const test::DriverRun refused =
       test::run_driver(MPI_COMM_WORLD, {clover, "--set", "time.steps=1", "--set", "grid.cells=[24,24,24]", "--set",
                                         "hybrid.device_memory=2MB"});
@@ -469,7 +470,7 @@ TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
   EXPECT_EQ(fits.code, 0) << cells << ": " << fits.err;
 
   const test::DriverRun tiny = test::run_driver(
-      MPI_COMM_WORLD, {std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml", "--set",
+      MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
                        "time_tiling.steps=4", "--set", "hybrid.device_memory=1000B"});
   EXPECT_EQ(tiny.code, 1);
   const std::string least = "--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds no chunk of the "

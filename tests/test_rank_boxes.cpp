@@ -6,6 +6,7 @@
 // compared with one rank cannot see a different tiling; this can.
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -54,7 +55,7 @@ const std::map<int, Tiling> along_z = {
 void expect_reported(const std::vector<std::string>& dims, const std::map<int, Tiling>& by_size,
                      const std::string& name) {
   const std::string dir = test::scratch_dir("boxes", name);
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + "/decks/good/small_heat.yaml";
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
   std::vector<std::string> args{deck, "--set", "grid.cells=[13, 11, 7]", "--set", "time.end_time=~",
                                 "--set", "time.steps=2", "--set", "hybrid.cpu_share=0.5",
                                 "--set", "report.json=" + dir + "/report.json"};

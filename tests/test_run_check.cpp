@@ -1,6 +1,7 @@
 // `strata --check`: the plan's figures against values worked out by hand for
 // small cases, its errors, and the same verdict as a run on every bad deck.
 #include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
 #include "apps/AppRegistry.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
@@ -23,7 +24,7 @@
 namespace strata {
 namespace {
 
-const std::string data_dir = STRATA_TEST_DATA_DIR;
+const std::string data_dir = strata::test::data_dir();
 
 using test::DriverRun;
 using test::on_rank0;

@@ -22,6 +22,7 @@
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
+#include "tests/TestData.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -686,7 +687,7 @@ std::string tiling_line(int k) { return "time tiling: " + std::to_string(k) + " 
 void expect_driver_runs_agree(const std::string& app, const std::vector<std::string>& extra,
                               const std::vector<std::string>& fields, const std::array<int, 3>& cells) {
   const std::string dir = test::scratch_dir("tiling", app);
-  const std::string deck = std::string(STRATA_TEST_DATA_DIR) + (app == "heat3d" ? "/decks/good/small_heat.yaml"
+  const std::string deck = strata::test::data_dir() + (app == "heat3d" ? "/decks/good/small_heat.yaml"
                                                                                  : "/../inputs/cardiac.yaml");
   const int steps = 13;
   const auto args = [&](const std::string& run, int k) {

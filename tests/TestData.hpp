@@ -1,0 +1,18 @@
+#pragma once
+//! \file TestData.hpp
+//! Where the tests' decks and reference data are: the source tree's tests/
+//! folder, or STRATA_TEST_DATA_DIR in the environment where the test
+//! executables run away from the tree they were built in (a GPU bundle
+//! unpacked on another machine: scripts/gpu-bundle.sh).
+
+#include <cstdlib>
+#include <string>
+
+namespace strata::test {
+
+inline std::string data_dir() {
+  const char* moved = std::getenv("STRATA_TEST_DATA_DIR");
+  return moved && *moved ? moved : STRATA_TEST_DATA_DIR;
+}
+
+}  // namespace strata::test
