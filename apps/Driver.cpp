@@ -423,7 +423,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
     }
     if (config.output.write_every > 0)
       output = std::make_unique<io::FieldOutput>(comm, config.grid, decomposition->local(),
-                                                 config.output.directory, config.output.prefix);
+                                                 config.output.directory, config.output.prefix, deck->dump());
     if (config.checkpoint.every > 0 && rank == 0)
       std::filesystem::create_directories(config.checkpoint.directory);
     if (output && !cli->restart.empty()) output->continue_series(*sim, settings.first_step);

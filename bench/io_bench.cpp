@@ -37,7 +37,7 @@ int main(int argc, char* argv[]) {
     });
     // Rank 0 removes the bench's outputs, and the directory only where the bench made it.
     const bool made_dir = rank == 0 && !std::filesystem::exists(dir);
-    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "bench");
+    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "bench", "app: heat3d\n");
     int written = 0;
     const double write = bench::best_time(3, [&] {
       output.write(heat, ++written, 0.0);

@@ -1,4 +1,5 @@
 #include "framework/CommandLine.hpp"
+#include "framework/BuildInfo.hpp"
 
 #include "framework/Error.hpp"
 
@@ -138,7 +139,7 @@ std::string CommandLine::usage() {
 
 std::string version_string() {
   std::ostringstream os;
-  os << "strata " << STRATA_VERSION << " (Kokkos " << KOKKOS_VERSION / 10000 << "."
+  os << "strata " << STRATA_VERSION << " (commit " << build_commit() << ", Kokkos " << KOKKOS_VERSION / 10000 << "."
      << KOKKOS_VERSION / 100 % 100 << "." << KOKKOS_VERSION % 100
      << ", device space " << Kokkos::DefaultExecutionSpace::name() << ", host space "
      << Kokkos::DefaultHostExecutionSpace::name() << ")";

@@ -1,5 +1,6 @@
 #include "io/Checkpoint.hpp"
 
+#include "framework/BuildInfo.hpp"
 #include "framework/Error.hpp"
 #include "framework/MixBits.hpp"
 #include "io/ParallelHdf5.hpp"
@@ -174,6 +175,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   file.attribute("format", std::string(format_name));
   file.attribute("format_version", format_version);
   file.attribute("strata_version", std::string(STRATA_VERSION));
+  file.attribute("strata_commit", std::string(build_commit()));
   file.attribute("app", config.app);
   file.attribute("step", std::int64_t(clock.step));
   file.attribute("time", clock.time);

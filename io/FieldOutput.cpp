@@ -1,6 +1,7 @@
 #include "io/FieldOutput.hpp"
 
 #include "framework/AtomicFile.hpp"
+#include "framework/BuildInfo.hpp"
 #include "framework/Error.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "io/StepFiles.hpp"
@@ -50,13 +51,14 @@ std::vector<std::string> unfinished_output_files(const std::string& directory, c
 }
 
 FieldOutput::FieldOutput(MPI_Comm comm, const GridConfig& grid, const Box& local,
-                         std::string directory, std::string prefix)
+                         std::string directory, std::string prefix, std::string deck_text)
     : comm_(comm),
       grid_(grid),
       global_(box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z])),
       local_(local),
       directory_(std::move(directory)),
-      prefix_(std::move(prefix)) {
+      prefix_(std::move(prefix)),
+      deck_text_(std::move(deck_text)) {
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   int ok = 1;
@@ -103,6 +105,9 @@ void FieldOutput::write(const Simulation& sim, int step, double time) {
       file.attribute(std::string("spacing_") + "xyz"[a], grid_.spacing(a));
       file.attribute(std::string("origin_") + "xyz"[a], grid_.lo[a]);
     }
+    file.attribute("deck", deck_text_);
+    file.attribute("strata_version", std::string(STRATA_VERSION));
+    file.attribute("strata_commit", std::string(build_commit()));
     file.commit();
   }
   const XdmfGrid grid = xdmf_grid(grid_);

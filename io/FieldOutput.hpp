@@ -20,9 +20,11 @@ namespace strata::io {
 
 class FieldOutput {
  public:
-  //! `directory` is created when missing; files are named `prefix_STEP.h5`.
+  //! `directory` is created when missing; files are named `prefix_STEP.h5`
+  //! and carry `deck_text` (the deck as run, `--set` applied), Strata's
+  //! version and commit, so a file outliving its job says what wrote it.
   FieldOutput(MPI_Comm comm, const GridConfig& grid, const Box& local, std::string directory,
-              std::string prefix);
+              std::string prefix, std::string deck_text);
 
   //! For a run restarted at `step`: the outputs of steps up to `step` already
   //! in the directory (a `.h5` with the `.xmf` written after it; the time is
@@ -41,7 +43,7 @@ class FieldOutput {
   MPI_Comm comm_;
   GridConfig grid_;
   Box global_, local_;
-  std::string directory_, prefix_;
+  std::string directory_, prefix_, deck_text_;
   std::vector<XdmfStep> steps_;
 };
 

@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -59,8 +60,13 @@ OutputConfig read_output(DeckSection output, const std::string& app) {
   o.directory = output.get<std::string>(keys::output_dir);
   o.prefix = output.get(keys::output_prefix, app);
   if (o.directory.empty()) output.fail("dir", "must not be empty");
-  if (o.prefix.empty() || o.prefix.find('/') != std::string::npos)
-    output.fail("prefix", "must be a non-empty file name without '/'");
+  // A stem of the files' names: a leading '.' would hide them from ls ("..", ".h5").
+  const bool plain = std::all_of(o.prefix.begin(), o.prefix.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+  if (o.prefix.empty() || o.prefix.front() == '.' || !plain)
+    output.fail("prefix", "must be a plain file-name stem (letters, digits, '_', '-' and '.', not first), not '" +
+                              o.prefix + "'");
   return o;
 }
 

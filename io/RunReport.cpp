@@ -1,6 +1,7 @@
 #include "io/RunReport.hpp"
 
 #include "framework/AtomicFile.hpp"
+#include "framework/BuildInfo.hpp"
 #include "framework/Error.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -109,7 +110,8 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
   gethostname(host, sizeof host - 1);
   report["strata_version"] = STRATA_VERSION;
   report["machine"] = {{"host", host}, {"hardware_threads", std::thread::hardware_concurrency()}};
-  report["build"] = {{"compiler", __VERSION__},
+  report["build"] = {{"commit", build_commit()},
+                     {"compiler", __VERSION__},
                      {"kokkos_version", KOKKOS_VERSION},
                      {"device_space", Kokkos::DefaultExecutionSpace::name()},
                      {"host_space", Kokkos::DefaultHostExecutionSpace::name()},

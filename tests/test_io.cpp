@@ -2,6 +2,7 @@
 #include "tests/DriverRun.hpp"
 #include "tests/TestData.hpp"
 #include "apps/heat3d/Heat3d.hpp"
+#include "framework/BuildInfo.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/FieldOutput.hpp"
 #include "io/ParallelHdf5.hpp"
@@ -9,6 +10,7 @@
 
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <yaml-cpp/yaml.h>
 
 #include <sys/resource.h>
 
@@ -53,7 +55,7 @@ TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
     heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
     Timers timers;
     for (int s = 0; s < 5; ++s) heat.advance(0.0, 0.2 * heat.stable_dt(), timers);
-    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "heat");
+    io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "heat", "app: heat3d\n");
     output.write(heat, 5, 0.25);
 
     const HostBlock all = read_all(MPI_COMM_WORLD, output.h5_path(5), "u", grid.cells);
@@ -77,6 +79,26 @@ TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
   EXPECT_NE(xml.find("heat_000005.h5:/u"), std::string::npos);
   EXPECT_NE(xml.find("Dimensions=\"11 7 13\""), std::string::npos);  // cells, z y x
   EXPECT_NE(xml.find("Dimensions=\"12 8 14\""), std::string::npos);  // nodes
+}
+
+// Every file a run writes says what wrote it: the deck as run (--set
+// applied), Strata's version and commit, the same in field files and checkpoints.
+TEST(FieldOutput, FilesCarryTheDeckAsRunTheVersionAndTheCommit) {
+  const std::string dir = scratch_dir("provenance");
+  expect_success(MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
+                                  "time.end_time=~", "--set", "time.steps=2", "--set", "grid.cells=[6,5,4]",
+                                  "--set", "output.write_every=2", "--set", "checkpoint.every=2", "--set",
+                                  "output.dir=" + dir, "--set", "checkpoint.dir=" + dir, "--set", "report.json=",
+                                  "--set", "output.report_every=0"});
+  for (const std::string file : {"heat3d_000002.h5", "heat3d_000002.chk.h5"}) {
+    const io::Hdf5Reader reader(MPI_COMM_WORLD, dir + "/" + file);
+    const YAML::Node deck = YAML::Load(reader.attribute_string("deck"));
+    EXPECT_EQ(deck["grid"]["cells"].as<std::vector<int>>(), (std::vector<int>{6, 5, 4})) << file;
+    EXPECT_EQ(deck["output"]["write_every"].as<int>(), 2) << file;
+    EXPECT_EQ(reader.attribute_string("strata_version"), STRATA_VERSION) << file;
+    EXPECT_EQ(reader.attribute_string("strata_commit"), build_commit()) << file;
+    EXPECT_NE(std::string(build_commit()), "") << file;
+  }
 }
 
 // N steps in one go equal N/2, checkpoint, restart, N/2 more: bit for bit,
