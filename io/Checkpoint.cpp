@@ -29,11 +29,14 @@ namespace strata::io {
 namespace {
 
 constexpr const char* format_name = "strata checkpoint";
+// 4 holds the fields an app's step reads from the step before (CloverLeaf's
+// x and y mass fluxes), so an older checkpoint lacking one is refused as
+// written by an older Strata;
 // 3 adds checksums (attributes "checksum.FIELD" and "checksum.metadata");
 // 2 adds the app's scalar state (attributes "state.NAME") and staggered
 // fields with their last node or face; 1 has neither and is still read for
 // apps that need neither. Checkpoints before 3 are read unchecked.
-constexpr std::int64_t format_version = 3;
+constexpr std::int64_t format_version = 4;
 constexpr std::int64_t first_checked_version = 3;
 constexpr const char* state_prefix = "state.";
 constexpr const char* checksum_prefix = "checksum.";

@@ -12,6 +12,7 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -63,12 +64,18 @@ std::vector<std::string> summaries_after(const std::string& out, int after) {
 }
 
 // The last checkpoints of two runs hold the same fields, clock and app state, bit for bit.
-void expect_same_final_state(MPI_Comm comm, const std::string& a, const std::string& b) {
-  const std::array<int, 3> nodes{cells[X] + 1, cells[Y] + 1, cells[Z] + 1};
+void expect_same_final_state(MPI_Comm comm, const std::string& a, const std::string& b,
+                             const std::array<int, 3>& grid = cells) {
+  const std::array<int, 3> nodes{grid[X] + 1, grid[Y] + 1, grid[Z] + 1};
   for (const char* field : {"density", "energy"})
-    test::expect_identical(test::read_all(comm, a, field, cells), test::read_all(comm, b, field, cells), field);
+    test::expect_identical(test::read_all(comm, a, field, grid), test::read_all(comm, b, field, grid), field);
   for (const char* field : {"xvel", "yvel", "zvel"})
     test::expect_identical(test::read_all(comm, a, field, nodes), test::read_all(comm, b, field, nodes), field);
+  const std::array<int, 3> x_faces{grid[X] + 1, grid[Y], grid[Z]}, y_faces{grid[X], grid[Y] + 1, grid[Z]};
+  test::expect_identical(test::read_all(comm, a, "mass_flux_x", x_faces), test::read_all(comm, b, "mass_flux_x", x_faces),
+                         "mass_flux_x");
+  test::expect_identical(test::read_all(comm, a, "mass_flux_y", y_faces), test::read_all(comm, b, "mass_flux_y", y_faces),
+                         "mass_flux_y");
   const io::Hdf5Reader fa(comm, a), fb(comm, b);
   for (const char* value : {"time", "dt", "state.dt_old"})
     EXPECT_EQ(fa.attribute_double(value), fb.attribute_double(value)) << value;
@@ -110,6 +117,68 @@ TEST(CloverLeafRestart, ContinuesBitIdenticallyOnAnotherRankCountAndShare) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
 }
+
+// A step reads more than its start state: the limit that bounds dt (the
+// hydrodynamic one, the growth from the last dt, the maximum) and the mass
+// flux of the step before, which the reference's wall halo lags into the
+// edges where the upper x and y walls meet the z walls. The flow here
+// crosses those edges from the first step, and each case's final dt shows
+// which limit bound it; restarted on another rank grid and share, every
+// case continues the uninterrupted run bit for bit.
+struct DtLimitCase {
+  const char* name;
+  std::vector<std::string> set;
+  double final_dt;  //!< the dt the limit gives at the last step; 0: below the growth and maximum limits
+};
+
+void PrintTo(const DtLimitCase& limit, std::ostream* out) { *out << limit.name; }
+
+class CloverLeafRestartLimits : public testing::TestWithParam<DtLimitCase> {};
+
+TEST_P(CloverLeafRestartLimits, ContinuesBitIdentically) {
+  const DtLimitCase& limit = GetParam();
+  const std::string dir = test::scratch_dir("clover", std::string("limits_") + limit.name);
+  const std::string moving = strata::test::data_dir() + "/cloverleaf/moving_walls.in";
+  constexpr std::array<int, 3> moving_cells{16, 12, 10};
+  const auto run = [&](MPI_Comm comm, const std::string& name, std::vector<std::string> extra) {
+    std::vector<std::string> args{moving, "--set", "output.report_every=1", "--set", "report.json=", "--set",
+                                  "checkpoint.every=" + std::to_string(checkpoint_step), "--set",
+                                  "checkpoint.dir=" + dir + "/" + name};
+    args.insert(args.end(), limit.set.begin(), limit.set.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test::DriverRun result = test::run_driver(comm, args);
+    EXPECT_EQ(result.code, 0) << result.err;
+    return result;
+  };
+  const test::DriverRun whole = run(MPI_COMM_WORLD, "whole", {});
+  const test::DriverRun restarted =
+      run(MPI_COMM_WORLD, "restarted",
+          {"--restart", dir + "/whole/cloverleaf3d_000007.chk.h5", "--set", "hybrid.cpu_share=0.5", "--set",
+           "decomposition.dims=[1," + std::to_string(test::world_size()) + ",1]"});
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(summaries_after(restarted.out, 0), summaries_after(whole.out, checkpoint_step)) << restarted.out;
+  }
+  const std::string final_whole = final_checkpoint(dir, "whole");
+  expect_same_final_state(MPI_COMM_WORLD, final_checkpoint(dir, "restarted"), final_whole, moving_cells);
+  const double dt = io::Hdf5Reader(MPI_COMM_WORLD, final_whole).attribute_double("dt");
+  if (limit.final_dt > 0)
+    EXPECT_NEAR(dt, limit.final_dt, 1e-12 * limit.final_dt);
+  else
+    EXPECT_LT(dt, 0.75) << "the growth (1.5 x the last dt) or the maximum (1.0) bounded it";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    EachLimit, CloverLeafRestartLimits,
+    testing::Values(DtLimitCase{"hydro", {}, 0.0},
+                    DtLimitCase{"growth",
+                                {"--set", "cloverleaf3d.initial_timestep=1e-4", "--set",
+                                 "cloverleaf3d.timestep_rise=1.2"},
+                                1e-4 * std::pow(1.2, last_step)},
+                    DtLimitCase{"maximum",
+                                {"--set", "cloverleaf3d.initial_timestep=0.001", "--set",
+                                 "cloverleaf3d.max_timestep=0.002"},
+                                0.002}),
+    [](const testing::TestParamInfo<DtLimitCase>& param_info) { return std::string(param_info.param.name); });
 
 // Files move a rank's fields in blocks of planes (io/ParallelHdf5.hpp). With
 // blocks of one plane a run writes the checkpoints a run with whole-rank

@@ -233,15 +233,22 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   //! A step starts from density0, energy0 and the node velocities (the
   //! checkpoint fields; pressure, soundspeed and viscosity are recomputed
-  //! from them in next_dt, every other field within the step), the last dt,
-  //! the sweep order and the step count the summaries print.
+  //! from them in next_dt, every other field within the step but the x and
+  //! y mass fluxes, whose previous values LaggedWallFlux reads), the last
+  //! dt, the sweep order and the step count the summaries print.
   AppState state() const override {
     return {{"dt_old", dt_old_}, {"advect_x_first", std::int64_t(advect_x_first_)}, {"steps", std::int64_t(steps_)}};
   }
+  //! After the checkpoint's fields are loaded: the lagged wall flux also
+  //! reads the mass fluxes' ghost rows, which the momentum halos of the
+  //! previous step filled from the same owned faces.
   void restore_state(const AppState& state) override {
     dt_old_ = std::get<double>(state.at("dt_old"));
     advect_x_first_ = std::get<std::int64_t>(state.at("advect_x_first")) != 0;
     steps_ = int(std::get<std::int64_t>(state.at("steps")));
+    Timers timers;
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + X, timers);
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
   }
 
   //! Files hold the pressure of the current state, as the reference's
@@ -261,7 +268,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     declare_fields(s);
     return {s,
             {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}},
-            {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}}};
+            {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}, {"mass_flux_x", MASS_FLUX_X}, {"mass_flux_y", MASS_FLUX_Y}}};
   }
 
  private:
