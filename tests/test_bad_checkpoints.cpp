@@ -99,7 +99,7 @@ TEST(BadCheckpoints, EachIsRefusedWithItsMessage) {
            set_attribute(file, "format_version", H5T_NATIVE_INT64, &version);
          });
        },
-       std::string(restart_refused) + "format version 99, this build reads 1 to 3"},
+       std::string(restart_refused) + "format version 99, this build reads 1 to 4"},
       {"another app's",
        [](const std::string& path) {
          edit_hdf5(path, [](hid_t file) {
