@@ -3,9 +3,15 @@
 # NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores).
 set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for tests")
 
+# The tests' one main, compiled once (as CUDA in CUDA builds: a Kokkos header
+# compile each) rather than once per test executable.
+add_library(strata_test_main OBJECT ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp)
+target_link_libraries(strata_test_main PUBLIC GTest::gtest strata_framework)
+strata_configure_target(strata_test_main)
+
 function(strata_add_mpi_test)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;RANKS;LABELS;DEPENDS" ${ARGN})
-  add_executable(${ARG_NAME} ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp)
+  add_executable(${ARG_NAME} ${ARG_SOURCES} $<TARGET_OBJECTS:strata_test_main>)
   target_link_libraries(${ARG_NAME} PRIVATE GTest::gtest strata_framework ${ARG_DEPENDS})
   target_compile_definitions(${ARG_NAME} PRIVATE STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
   strata_configure_target(${ARG_NAME})

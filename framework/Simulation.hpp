@@ -113,6 +113,9 @@ class Simulation {
 
   //! The fields that make up the state: all are checkpointed, all can be output.
   virtual std::vector<std::string> field_names() const = 0;
+  //! Vectors among field_names(): a name and its x, y and z components, which
+  //! outputs describe as one field (node velocities, say); none by default.
+  virtual std::map<std::string, std::array<std::string, 3>> field_vectors() const { return {}; }
   //! This rank's owned cells of a field, copied to the host.
   virtual HostBlock gather(const std::string& name) const = 0;
   //! Replaces this rank's owned cells of a field (restart).

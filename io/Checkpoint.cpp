@@ -3,6 +3,7 @@
 #include "framework/BuildInfo.hpp"
 #include "framework/Error.hpp"
 #include "framework/MixBits.hpp"
+#include "io/FieldBoxes.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "io/StepFiles.hpp"
 
@@ -41,36 +42,6 @@ constexpr std::int64_t first_checked_version = 3;
 constexpr const char* state_prefix = "state.";
 constexpr const char* checksum_prefix = "checksum.";
 constexpr const char* metadata_checksum = "checksum.metadata";
-
-Box global_box(const RunConfig& config) {
-  return box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
-}
-
-// A checkpoint field's global shape and this rank's parts of it: along a
-// staggered axis that is not periodic the field has one more value (the
-// last node or face, on the upper wall), written by the rank that holds the
-// wall; every rank reads its owned values and the one it shares with its
-// upper neighbour.
-struct FieldBoxes {
-  Box global, written, read;
-};
-
-FieldBoxes field_boxes(const Stagger& stagger, const RunConfig& config, const Box& local) {
-  FieldBoxes b{global_box(config), local, local};
-  const Box cells = b.global;
-  for (int a = 0; a < 3; ++a) {
-    if (!stagger[a]) continue;
-    const bool upper_wall = local.hi[a] == cells.hi[a];
-    if (config.grid.periodic[a]) {
-      if (!upper_wall) ++b.read.hi[a];
-      continue;
-    }
-    ++b.global.hi[a];
-    ++b.read.hi[a];
-    if (upper_wall) ++b.written.hi[a];
-  }
-  return b;
-}
 
 std::uint64_t bits_of(double value) {
   std::uint64_t bits = 0;
@@ -157,7 +128,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   const std::vector<std::string> fields = sim.checkpoint_fields();
   std::vector<std::uint64_t> checksums;
   for (const std::string& field : fields) {
-    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    const FieldBoxes b = field_boxes(sim.stagger(field), config.grid, local);
     std::uint64_t checksum = 0;
     file.write_field(field, b.global, b.written, [&](const Box& part) {
       const HostBlock block = sim.save_field(field, part);
@@ -254,7 +225,7 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   // them), once into the app.
   std::vector<std::uint64_t> checksums;
   for (const std::string& field : fields) {
-    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    const FieldBoxes b = field_boxes(sim.stagger(field), config.grid, local);
     std::uint64_t checksum = 0;
     file.read_field(field, b.global, b.read, [&](const Box& part, const HostBlock& block) {
       // Each value is summed once: by the rank that would write it.
@@ -270,7 +241,7 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   }
   if (clock.step < 0 || !(clock.dt > 0.0)) refuse("its clock (step, dt) is invalid");
   for (const std::string& field : fields) {
-    const FieldBoxes b = field_boxes(sim.stagger(field), config, local);
+    const FieldBoxes b = field_boxes(sim.stagger(field), config.grid, local);
     file.read_field(field, b.global, b.read,
                     [&](const Box& part, const HostBlock& block) { sim.load_field(field, part, block); });
   }

@@ -3,6 +3,7 @@
 #include "framework/AtomicFile.hpp"
 #include "framework/BuildInfo.hpp"
 #include "framework/Error.hpp"
+#include "io/FieldBoxes.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "io/StepFiles.hpp"
 
@@ -31,6 +32,23 @@ XdmfGrid xdmf_grid(const GridConfig& grid) {
   return XdmfGrid{grid.cells, grid.lo, {grid.spacing(X), grid.spacing(Y), grid.spacing(Z)}};
 }
 
+// The fields as XDMF describes them: cell-centred ones, node-centred ones
+// with their last node on every axis (not on a periodic one) and the app's
+// vectors of those. A field of another stagger (faces) is in the file but
+// has no XDMF centre to be shown with.
+XdmfFields xdmf_fields(const Simulation& sim, const GridConfig& grid) {
+  XdmfFields fields;
+  const bool periodic = grid.periodic[X] || grid.periodic[Y] || grid.periodic[Z];
+  for (const std::string& name : sim.field_names()) {
+    const Stagger stagger = sim.stagger(name);
+    if (stagger == cell_centred() || (stagger == node_centred() && !periodic))
+      fields.scalars.push_back({name, stagger == node_centred()});
+  }
+  if (!periodic)
+    for (const auto& [name, components] : sim.field_vectors()) fields.vectors.push_back({name, components});
+  return fields;
+}
+
 }  // namespace
 
 std::vector<std::string> output_files(const std::string& directory, const std::string& prefix) {
@@ -54,7 +72,6 @@ FieldOutput::FieldOutput(MPI_Comm comm, const GridConfig& grid, const Box& local
                          std::string directory, std::string prefix, std::string deck_text)
     : comm_(comm),
       grid_(grid),
-      global_(box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z])),
       local_(local),
       directory_(std::move(directory)),
       prefix_(std::move(prefix)),
@@ -90,15 +107,18 @@ void FieldOutput::continue_series(const Simulation& sim, int step) {
     if (const std::optional<double> time = xdmf_time(*xml)) steps_.push_back(XdmfStep{h5, *time});
   }
   if (!steps_.empty())
-    write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(xdmf_grid(grid_), sim.field_names(), steps_));
+    write_file_atomically(directory_ + "/" + prefix_ + ".xmf",
+                          xdmf_series(xdmf_grid(grid_), xdmf_fields(sim, grid_), steps_));
 }
 
 void FieldOutput::write(const Simulation& sim, int step, double time) {
   const std::vector<std::string> fields = sim.field_names();
   {
     Hdf5Writer file(comm_, h5_path(step));
-    for (const std::string& field : fields)
-      file.write_field(field, global_, local_, [&](const Box& part) { return sim.save_field(field, part); });
+    for (const std::string& field : fields) {
+      const FieldBoxes b = field_boxes(sim.stagger(field), grid_, local_);
+      file.write_field(field, b.global, b.written, [&](const Box& part) { return sim.save_field(field, part); });
+    }
     file.attribute("step", std::int64_t(step));
     file.attribute("time", time);
     for (int a = 0; a < 3; ++a) {
@@ -116,8 +136,9 @@ void FieldOutput::write(const Simulation& sim, int step, double time) {
   int rank = 0;
   STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   if (rank == 0) {
-    write_file_atomically(directory_ + "/" + step_name(prefix_, step) + ".xmf", xdmf_single(grid, fields, entry));
-    write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(grid, fields, steps_));
+    const XdmfFields described = xdmf_fields(sim, grid_);
+    write_file_atomically(directory_ + "/" + step_name(prefix_, step) + ".xmf", xdmf_single(grid, described, entry));
+    write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(grid, described, steps_));
   }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 //! \file FieldOutput.hpp
 //! Periodic output of a simulation's fields: per output an HDF5 file of the
-//! global fields (each rank its hyperslab, both slabs of a hybrid rank) with
-//! step, time, spacing and origin attributes, an XDMF file beside it, and a
+//! global fields (each rank its hyperslab, both slabs of a hybrid rank;
+//! node-centred ones with their last node on the walls) with step, time,
+//! spacing and origin attributes, an XDMF file beside it, and a
 //! time-series XDMF over all outputs of the run (a restarted run's series
 //! starts with the earlier run's outputs up to the restart step).
 
@@ -42,7 +43,7 @@ class FieldOutput {
  private:
   MPI_Comm comm_;
   GridConfig grid_;
-  Box global_, local_;
+  Box local_;
   std::string directory_, prefix_, deck_text_;
   std::vector<XdmfStep> steps_;
 };

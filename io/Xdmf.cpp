@@ -21,8 +21,14 @@ std::string zyx(const std::array<double, 3>& v) {
   return os.str();
 }
 
-std::string uniform_grid(const XdmfGrid& grid, const std::vector<std::string>& fields,
-                         const XdmfStep& step, const std::string& indent) {
+// A DataItem reading dataset `field` of `h5_file`.
+std::string hdf_item(const std::string& dimensions, const std::string& h5_file, const std::string& field) {
+  return "<DataItem Dimensions=\"" + dimensions + "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" +
+         h5_file + ":/" + field + "</DataItem>";
+}
+
+std::string uniform_grid(const XdmfGrid& grid, const XdmfFields& fields, const XdmfStep& step,
+                         const std::string& indent) {
   std::ostringstream os;
   os.precision(17);
   os << indent << "<Grid Name=\"mesh\" GridType=\"Uniform\">\n"
@@ -34,12 +40,20 @@ std::string uniform_grid(const XdmfGrid& grid, const std::vector<std::string>& f
      << indent << "    <DataItem Dimensions=\"3\" NumberType=\"Float\" Precision=\"8\" Format=\"XML\">"
      << zyx(grid.spacing) << "</DataItem>\n"
      << indent << "  </Geometry>\n";
-  for (const std::string& field : fields)
-    os << indent << "  <Attribute Name=\"" << field << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
-       << indent << "    <DataItem Dimensions=\"" << zyx(grid.cells)
-       << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">" << step.h5_file << ":/" << field
-       << "</DataItem>\n"
+  for (const XdmfScalar& field : fields.scalars)
+    os << indent << "  <Attribute Name=\"" << field.name << "\" AttributeType=\"Scalar\" Center=\""
+       << (field.node ? "Node" : "Cell") << "\">\n"
+       << indent << "    " << hdf_item(zyx(grid.cells, field.node ? 1 : 0), step.h5_file, field.name) << "\n"
        << indent << "  </Attribute>\n";
+  const std::string nodes = zyx(grid.cells, 1);
+  for (const XdmfVector& vector : fields.vectors) {
+    os << indent << "  <Attribute Name=\"" << vector.name << "\" AttributeType=\"Vector\" Center=\"Node\">\n"
+       << indent << "    <DataItem ItemType=\"Function\" Function=\"JOIN($0, $1, $2)\" Dimensions=\"" << nodes
+       << " 3\">\n";
+    for (const std::string& component : vector.components)
+      os << indent << "      " << hdf_item(nodes, step.h5_file, component) << "\n";
+    os << indent << "    </DataItem>\n" << indent << "  </Attribute>\n";
+  }
   os << indent << "</Grid>\n";
   return os.str();
 }
@@ -49,13 +63,11 @@ const char* footer = "  </Domain>\n</Xdmf>\n";
 
 }  // namespace
 
-std::string xdmf_single(const XdmfGrid& grid, const std::vector<std::string>& fields,
-                        const XdmfStep& step) {
+std::string xdmf_single(const XdmfGrid& grid, const XdmfFields& fields, const XdmfStep& step) {
   return header + uniform_grid(grid, fields, step, "    ") + footer;
 }
 
-std::string xdmf_series(const XdmfGrid& grid, const std::vector<std::string>& fields,
-                        const std::vector<XdmfStep>& steps) {
+std::string xdmf_series(const XdmfGrid& grid, const XdmfFields& fields, const std::vector<XdmfStep>& steps) {
   std::string body = "    <Grid Name=\"series\" GridType=\"Collection\" CollectionType=\"Temporal\">\n";
   for (const XdmfStep& step : steps) body += uniform_grid(grid, fields, step, "      ");
   body += "    </Grid>\n";

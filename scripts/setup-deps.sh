@@ -8,6 +8,8 @@
 # Environment:
 #   STRATA_DEPS_DIR   cache root (default: ${XDG_CACHE_HOME:-$HOME/.cache}/strata)
 #   STRATA_KOKKOS_JOBS  parallel build jobs for Kokkos (default: nproc)
+#   STRATA_WITH_PARAVIEW=1  also ParaView's pvbatch and xvfb (437 MB), for the
+#                     test that opens every app's output in ParaView (CI sets it)
 set -euo pipefail
 
 deps_dir=${STRATA_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}
@@ -36,6 +38,7 @@ packages=(
   python3 python3-matplotlib python3-yaml python3-jsonschema libxml2-utils
   slurm-wlm munge
 )
+[[ ${STRATA_WITH_PARAVIEW:-0} != 1 ]] || packages+=(paraview python3-paraview xvfb xauth)
 
 install_packages() {
   local missing=()

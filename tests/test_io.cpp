@@ -101,6 +101,35 @@ TEST(FieldOutput, FilesCarryTheDeckAsRunTheVersionAndTheCommit) {
   }
 }
 
+// CloverLeaf's outputs hold its node velocities, with the last node on the
+// upper walls, equal to the checkpoint of the same step (whose restarts are
+// exact), and the XDMF shows them as node scalars and one node vector.
+TEST(FieldOutput, CloverLeafOutputsHoldTheNodeVelocitiesAsOneVector) {
+  const std::string dir = scratch_dir("velocities");
+  expect_success(MPI_COMM_WORLD, {strata::test::data_dir() + "/../inputs/clover_test1.in", "--set", "time.steps=4",
+                                  "--set", "output.write_every=4", "--set", "checkpoint.every=4", "--set",
+                                  "output.dir=" + dir, "--set", "checkpoint.dir=" + dir, "--set", "report.json=",
+                                  "--set", "output.report_every=0"});
+  const std::array<int, 3> nodes{11, 3, 3};  // clover_test1: 10x2x2 cells
+  for (const char* field : {"xvel", "yvel", "zvel"})
+    expect_identical(read_all(MPI_COMM_WORLD, dir + "/cloverleaf3d_000004.h5", field, nodes),
+                     read_all(MPI_COMM_WORLD, dir + "/cloverleaf3d_000004.chk.h5", field, nodes), field);
+  if (world_rank() != 0) return;
+  std::ifstream in(dir + "/cloverleaf3d_000004.xmf");
+  const std::string xml((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(xml.find("<Attribute Name=\"xvel\" AttributeType=\"Scalar\" Center=\"Node\">"), std::string::npos) << xml;
+  EXPECT_NE(xml.find("<Attribute Name=\"velocity\" AttributeType=\"Vector\" Center=\"Node\">\n"
+                     "        <DataItem ItemType=\"Function\" Function=\"JOIN($0, $1, $2)\" Dimensions=\"3 3 11 3\">"),
+            std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("Dimensions=\"3 3 11\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">cloverleaf3d_000004.h5:/zvel"),
+            std::string::npos)
+      << xml;
+  if (std::system("command -v xmllint >/dev/null") == 0) {
+    EXPECT_EQ(std::system(("xmllint --noout " + dir + "/cloverleaf3d_000004.xmf").c_str()), 0);
+  }
+}
+
 // N steps in one go equal N/2, checkpoint, restart, N/2 more: bit for bit,
 // also restarting with another CPU share and on another rank count.
 TEST(Checkpoint, RestartContinuesBitIdentically) {

@@ -51,7 +51,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
     s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
     s.wall = WallCondition{WallKind::Neumann, 0.0};
-    return {s, {{"e", E}, {"r", R}}, {}};
+    return {s, {{"e", E}, {"r", R}}, {}, {}};
   }
 
   static double stable_step(const CardiacParams& params, const io::GridConfig& grid) {

@@ -267,8 +267,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
     s = Base::with_halo(s, halo, reach);
     declare_fields(s);
     return {s,
-            {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY}},
-            {{"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}, {"mass_flux_x", MASS_FLUX_X}, {"mass_flux_y", MASS_FLUX_Y}}};
+            {{"density", DENSITY0}, {"energy", ENERGY0}, {"pressure", PRESSURE}, {"viscosity", VISCOSITY},
+             {"xvel", XVEL0}, {"yvel", YVEL0}, {"zvel", ZVEL0}},
+            {{"mass_flux_x", MASS_FLUX_X}, {"mass_flux_y", MASS_FLUX_Y}},
+            {{"velocity", {"xvel", "yvel", "zvel"}}}};
   }
 
  private:

@@ -8,6 +8,7 @@
 
 #include "node-hybrid/HybridSettings.hpp"
 
+#include <array>
 #include <map>
 #include <string>
 
@@ -17,6 +18,8 @@ struct AppLayout {
   HybridSettings domain;
   std::map<std::string, int> state_fields;    //!< name -> field id: output and checkpointed
   std::map<std::string, int> restart_fields;  //!< name -> field id: checkpointed only
+  //! name -> its x, y and z state fields, shown as one vector in outputs
+  std::map<std::string, std::array<std::string, 3>> vectors;
 };
 
 }  // namespace strata

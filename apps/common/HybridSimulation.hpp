@@ -31,6 +31,8 @@ class HybridSimulation : public Simulation {
     return names;
   }
 
+  std::map<std::string, std::array<std::string, 3>> field_vectors() const override { return vectors_; }
+
   std::vector<std::string> checkpoint_fields() const override {
     std::vector<std::string> names = field_names();
     for (const auto& entry : restart_fields_) names.push_back(entry.first);
@@ -83,7 +85,8 @@ class HybridSimulation : public Simulation {
       : decomposition_(decomposition),
         domain_(decomposition, layout.domain),
         state_fields_(layout.state_fields),
-        restart_fields_(layout.restart_fields) {
+        restart_fields_(layout.restart_fields),
+        vectors_(layout.vectors) {
     for (const FieldSpec& spec : layout.domain.fields) staggers_.push_back(spec.stagger);
   }
 
@@ -103,6 +106,7 @@ class HybridSimulation : public Simulation {
 
   std::map<std::string, int> state_fields_;
   std::map<std::string, int> restart_fields_;
+  std::map<std::string, std::array<std::string, 3>> vectors_;
   std::vector<Stagger> staggers_;
 };
 

@@ -112,7 +112,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
     s.exchanged = {U};
     s.stepped = {{U, U_NEXT}};
     s.wall = WallCondition{WallKind::Dirichlet, 0.0};
-    return {s, {{"u", U}}, {}};
+    return {s, {{"u", U}}, {}, {}};
   }
 
  private:

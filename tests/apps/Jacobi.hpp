@@ -41,7 +41,7 @@ class Jacobi final : public HybridSimulation<DeviceExec, HostExec> {
   enum FieldId { U, U_NEXT };
 
   Jacobi(const Decomposition& decomposition, const HybridSettings& hybrid)
-      : Base(decomposition, {settings(hybrid), {{"u", U}}, {}}) {
+      : Base(decomposition, {settings(hybrid), {{"u", U}}, {}, {}}) {
     domain_.launch(domain_.owned_cells(), [](const auto& f) { return Zero{f[U].cells()}; });
   }
 
