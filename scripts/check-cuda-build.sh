@@ -7,12 +7,16 @@
 # without the Kokkos build script, says so and succeeds.
 #
 # Environment: STRATA_DEPS_DIR (cache root, as scripts/setup-deps.sh),
-# STRATA_CUDA_BUILD_DIR (default build-cuda).
+# STRATA_CUDA_ARCH (Kokkos arch name, default HOPPER90: the H100),
+# STRATA_CUDA_BUILD_DIR (default build-cuda). scripts/gpu-bundle.sh packs
+# this build.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${STRATA_CUDA_BUILD_DIR:-$root/build-cuda}
 deps_dir=${STRATA_DEPS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/strata}
+arch=${STRATA_CUDA_ARCH:-HOPPER90}
 kokkos_prefix=$deps_dir/kokkos-cuda
+[[ $arch == HOPPER90 ]] || kokkos_prefix+=-$arch
 kokkos_script=$root/../shared/tools/kokkos-cuda.sh
 
 nvcc=$(command -v nvcc || true)
@@ -26,8 +30,8 @@ if [[ ! -f $kokkos_prefix/lib/cmake/Kokkos/KokkosConfig.cmake && ! -f $kokkos_pr
     echo "CUDA compile check: skipped (no CUDA Kokkos in $kokkos_prefix and no $kokkos_script to build one)"
     exit 0
   fi
-  echo "CUDA compile check: building a CUDA + OpenMP Kokkos into $kokkos_prefix"
-  PATH=$(dirname "$nvcc"):$PATH bash "$kokkos_script" "$kokkos_prefix"
+  echo "CUDA compile check: building a CUDA + OpenMP Kokkos for $arch into $kokkos_prefix"
+  PATH=$(dirname "$nvcc"):$PATH bash "$kokkos_script" "$kokkos_prefix" "$arch"
 fi
 
 start=$SECONDS
@@ -36,8 +40,10 @@ mkdir -p "$build"
 launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
 # The header self-containment check is the main build's (it would double this one's time).
+# scripts/gpu-bundle.sh ships this build to another machine: host code for any
+# x86-64 processor of the last decade (AVX2, FMA), not this one's.
 PATH=$(dirname "$nvcc"):$PATH cmake -S "$root" -B "$build" -DKokkos_ROOT="$kokkos_prefix" -DSTRATA_HEADER_CHECK=OFF \
-  "${launcher[@]}" >"$log" 2>&1
+  -DSTRATA_NATIVE=OFF -DCMAKE_CUDA_FLAGS=-Xcompiler=-march=x86-64-v3 "${launcher[@]}" >"$log" 2>&1
 if ! PATH=$(dirname "$nvcc"):$PATH cmake --build "$build" -j "$(nproc)" >>"$log" 2>&1; then
   grep -E "error" "$log" | head -40 >&2
   echo "CUDA compile check: FAILED (log: $log)" >&2
