@@ -36,7 +36,7 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   hybrid.share.initial_planes =
       round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
   hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
-  const std::string machine = tune_key_suffix(app, local, depth, HostExecSpace().concurrency());
+  const std::string machine = tune_key_suffix(app, local, depth);
   const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine;
@@ -142,10 +142,10 @@ std::string host_name() {
   return host;
 }
 
-std::string tune_key_suffix(const std::string& app, const Box& local, int depth, int threads) {
+std::string tune_key_suffix(const std::string& app, const Box& local, int depth) {
   std::ostringstream machine;
   machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
-          << " depth=" << depth << " threads=" << threads << " host=" << HostExecSpace::name()
+          << " depth=" << depth << " threads=" << host_threads() << " host=" << HostExecSpace::name()
           << " device=" << DeviceExecSpace::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
           << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
   return machine.str();

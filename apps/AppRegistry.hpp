@@ -49,9 +49,9 @@ AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smal
 std::string host_name();
 
 //! The part of a tune cache key that says which run on which machine it
-//! was measured: app, box, ghost layers, host threads, spaces, CPU and GPU
-//! models, versions.
-std::string tune_key_suffix(const std::string& app, const Box& local, int depth, int threads);
+//! was measured: app, box, ghost layers, host threads (host_threads()),
+//! spaces, CPU and GPU models, versions. A run and --check build it alike.
+std::string tune_key_suffix(const std::string& app, const Box& local, int depth);
 
 //! Builds the simulation once the decomposition exists.
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;

@@ -15,7 +15,6 @@
 
 #include <Kokkos_Core.hpp>
 #ifdef _OPENMP
-#include <omp.h>
 #endif
 
 #include <algorithm>
@@ -101,13 +100,6 @@ std::optional<int> planned_steps(const io::RunConfig& config, std::optional<doub
   return plan_steps(time_settings(config), *stable_dt).steps;
 }
 
-int host_threads() {
-#ifdef _OPENMP
-  return omp_get_max_threads();
-#else
-  return 1;
-#endif
-}
 
 // Host memory a rank's fields take: its store where its device slab may
 // stream, else the host slab's (and the device slab's on a CPU-only build).
@@ -378,7 +370,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   const int depth =
       config.halo.width > 0 ? config.halo.width : cycle_steps(config, smallest, domain.reach) * domain.reach;
   const auto tuned = TuneCache(config.hybrid.tune_cache)
-                         .lookup("share" + tune_key_suffix(config.app, largest_box, depth, host_threads()));
+                         .lookup("share" + tune_key_suffix(config.app, largest_box, depth));
   if (tuned) {
     out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step)
         << " (the tuned split of this box measured on this machine, tune cache)";

@@ -1,8 +1,12 @@
 #include "framework/MachineModel.hpp"
 
 #include <Kokkos_Core.hpp>
+#ifdef KOKKOS_ENABLE_OPENMP
+#include <omp.h>
+#endif
 
 #include <fstream>
+#include <type_traits>
 
 namespace strata {
 
@@ -45,6 +49,14 @@ std::optional<std::int64_t> device_free_bytes() {
   if (cudaMemGetInfo(&free, &total) == cudaSuccess) return std::int64_t(free);
 #endif
   return std::nullopt;
+}
+
+int host_threads() {
+  if (Kokkos::is_initialized()) return Kokkos::DefaultHostExecutionSpace().concurrency();
+#ifdef KOKKOS_ENABLE_OPENMP
+  if constexpr (std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::OpenMP>) return omp_get_max_threads();
+#endif
+  return 1;
 }
 
 int gpus_on_node() {

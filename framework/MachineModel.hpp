@@ -28,4 +28,9 @@ std::optional<std::int64_t> device_free_bytes();
 //! GPUs this node has for the device space (0 on a CPU-only build).
 int gpus_on_node();
 
+//! Threads of the host execution space: its concurrency where Kokkos runs,
+//! else (a --check on a login node) what it will start with. Tune keys use
+//! it, so a run and a --check of it look up the same entries.
+int host_threads();
+
 }  // namespace strata

@@ -11,7 +11,6 @@
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 #include <mpi.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -96,7 +95,7 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
               "hybrid.cpu_share: auto records one)");
     // What a tuned run on rank 0's box (15x11x10, one ghost layer) would have stored.
     const Box largest = box_of_size(15, 11, 10);
-    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1, omp_get_max_threads());
+    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1);
     TuneCache(cache).store(key, TuneEntry{3, 0.00125});
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -109,6 +108,36 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (test::world_rank() == 0) std::filesystem::remove_all(cache);
+}
+
+// --check finds the split a run of the same deck tuned and stored: both
+// build the tune key with one function (the run on rank 0 alone, the box
+// one rank holds).
+TEST(RunCheck, FindsTheSplitARunOfTheDeckTuned) {
+  const std::string cache = "/tmp/strata-check-tuned-np" + std::to_string(test::world_size());
+  const std::vector<std::string> deck{data_dir + "/decks/good/small_heat.yaml", "--set", "grid.cells=[15,11,10]",
+                                      "--set", "time.end_time=~", "--set", "hybrid.cpu_share=auto",
+                                      "--set", "hybrid.tune_cache=" + cache};
+  if (test::world_rank() == 0) {
+    std::filesystem::remove_all(cache);
+    std::vector<std::string> run = deck;
+    run.insert(run.end(), {"--set", "time.steps=600", "--set", "output.report_every=0", "--set", "report.json="});
+    const DriverRun tuned = test::run_driver(MPI_COMM_SELF, run);
+    EXPECT_EQ(tuned.code, 0) << tuned.err;
+    EXPECT_NE(tuned.out.find(" planes; tuned"), std::string::npos) << tuned.out;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<std::string> check{"--check"};
+  check.insert(check.end(), deck.begin(), deck.end());
+  check.insert(check.end(), {"--ranks", "1", "--set", "time.steps=20"});
+  const DriverRun plan = run_driver(check);
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  if (test::world_rank() == 0) {
+    EXPECT_NE(line_of(plan.out, "estimated").find("(the tuned split of this box measured on this machine, tune cache)"),
+              std::string::npos)
+        << plan.out;
+    std::filesystem::remove_all(cache);
+  }
 }
 
 TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
