@@ -117,7 +117,8 @@ export OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_osc=sm,rdma OMPI_MC
 # The NVIDIA driver's library, where the loader would find it.
 strata_bundle_has_driver() {
   local dir
-  PATH=\$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 ' && return
+  # grep -c reads the whole list: -q could stop ldconfig with SIGPIPE, a failure under pipefail.
+  PATH=\$PATH:/sbin:/usr/sbin ldconfig -p 2>/dev/null | grep -c 'libcuda\.so\.1 ' >/dev/null && return
   for dir in \${LD_LIBRARY_PATH//:/ }; do [[ -e \$dir/libcuda.so.1 ]] && return; done
   return 1
 }

@@ -30,7 +30,7 @@ if command -v nvcc >/dev/null || [[ -x /usr/local/cuda/bin/nvcc ]]; then
            "$lib/openmpi/lib/openmpi3/mca_btl_vader.so" strata-env bundle.env MANIFEST; do
     [[ -e $bundle/$f ]] || fail "the CUDA bundle lacks $f"
   done
-  if ! ldconfig -p | grep -q 'libcuda\.so\.1 '; then
+  if ! ldconfig -p | grep -c 'libcuda\.so\.1 ' >/dev/null; then
     rc=0
     "$bundle/strata-env" strata --help >"$work/dry.out" 2>&1 || rc=$?
     [[ $rc -eq 3 ]] && grep -q "^strata bundle: no GPU here" "$work/dry.out" ||
