@@ -18,7 +18,7 @@
 # The CUDA build is scripts/check-cuda-build.sh's (Kokkos and objects
 # cached): a second run rebuilds what changed and repacks only when a packed
 # file is newer than the archive. STRATA_BUNDLE_BUILD=DIR packs an existing
-# build instead, a CPU-only one included (tests/scripts/bundle-relocates.sh
+# build instead, a CPU-only one included (tests/gpu-bundle-check.sh
 # runs such a bundle with the system's MPI and HDF5 hidden).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -77,7 +77,7 @@ ln -s orterun "$stage/usr/bin/mpirun"
 components=()
 for c in "$mpi_lib"/openmpi3/mca_*.so; do
   case $(basename "$c") in *ucx* | *ofi* | *openib* | *psm* | *uct* | *verbs* | *portals* | *usnic* | *java*) continue ;; esac
-  ldd "$c" | grep -q "not found" && continue
+  ldd "$c" | grep -c "not found" >/dev/null && continue
   cp "$c" "$stage/$mpi/lib/openmpi3/" && components+=("$c")
 done
 cp /usr/lib/x86_64-linux-gnu/pmix2/lib/pmix/*.so "$stage/$lib/pmix2/lib/pmix/"
