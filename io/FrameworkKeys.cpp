@@ -39,8 +39,8 @@ const DeckKey time_end_time =
         .defaults_to("steps and/or end_time")
         .in("time")
         .above(0, "must be > 0")
-        .means("run to this time with equal steps no larger than the chosen dt (apps that pick their own dt, like "
-               "cloverleaf3d, stop once past it); with `steps` too, the run ends at whichever comes first");
+        .means("run to this time with equal steps no larger than the chosen dt (an app that picks its own dt stops "
+               "once past it); with `steps` too, the run ends at whichever comes first");
 const DeckKey time_dt = DeckKey("time.dt", K::Number)
                             .defaults_to("from cfl")
                             .in("time")
@@ -148,9 +148,9 @@ const DeckKey hybrid_device_memory =
         .defaults(std::string("auto"))
         .means("device memory a rank's device slab may use, a size such as `40GB`, `512MB` or `4MiB` (kB/MB/GB/TB "
                "in powers of 1000, KiB/MiB/GiB/TiB of 1024, B), or `auto`: the GPU's free memory shared by its ranks "
-               "less a 10% margin (never limits a CPU-only build). heat3d and cardiac stream a device slab larger "
-               "than this through chunk buffers within it, bit-identical to in core ([out-of-core.md](out-of-core.md)); "
-               "cloverleaf3d cannot stream: its device slab must fit");
+               "less a 10% margin (never limits a CPU-only build). An app whose step is one update streams a device "
+               "slab larger than this through chunk buffers within it, bit-identical to in core "
+               "([out-of-core.md](out-of-core.md)); an app of many kernels per step needs its device slab to fit");
 
 const DeckKey time_tiling_steps =
     DeckKey("time_tiling.steps", K::Integer)
@@ -166,8 +166,8 @@ const DeckKey time_tiling_steps =
                "that. `auto`: 1, 2, 4, ... up to " +
                std::to_string(most_auto_tiled_steps) +
                " (up to `halo.width` when given) are each measured on the run's first cycles and the fastest per "
-               "step kept, remembered in `hybrid.tune_cache` like the CPU share. Apps whose step is one update "
-               "only (heat3d, cardiac); cloverleaf3d refuses it");
+               "step kept, remembered in `hybrid.tune_cache` like the CPU share. For apps whose step is one "
+               "update; an app of many kernels per step refuses it");
 const DeckKey time_tiling_tile =
     DeckKey("time_tiling.tile", K::Integers2)
         .defaults_to("chosen")
