@@ -39,6 +39,7 @@
 #include "framework/PlaneWindow.hpp"
 #include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
+#include "framework/TilingLimits.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -50,9 +51,6 @@
 #include <unistd.h>
 
 namespace strata {
-
-//! The most steps one tiled cycle takes.
-constexpr int max_tiled_steps = 32;
 
 //! A cell-centred wall condition as the mirror it is: ghost = offset + sign * mirror.
 struct WallMirror {

@@ -1,6 +1,6 @@
 #include "io/FrameworkKeys.hpp"
 
-#include "framework/TimeTiling.hpp"
+#include "framework/TilingLimits.hpp"
 #include "io/RunConfig.hpp"
 
 #include <string>

@@ -1,6 +1,5 @@
 #include "io/RunConfig.hpp"
 
-#include "framework/TimeTiling.hpp"
 #include "io/FrameworkKeys.hpp"
 
 #include <fnmatch.h>
