@@ -1,60 +1,22 @@
 #include "apps/AppRegistry.hpp"
 
 #include "apps/cardiac/Cardiac.hpp"
-#include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "apps/cloverleaf3d/CloverDeck.hpp"
 #include "apps/cloverleaf3d/CloverIn.hpp"
+#include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "apps/heat3d/Heat3d.hpp"
-#include "framework/MachineModel.hpp"
 #include "io/FrameworkKeys.hpp"
-#include "node-hybrid/SlabSplit.hpp"
-#include "node-hybrid/TuneCache.hpp"
+#include "node-hybrid/HybridDeck.hpp"
 
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <sstream>
-
-#include <unistd.h>
 
 namespace strata {
 
 namespace {
 
 using AppReader = std::function<AppReading(io::Deck&, io::RunConfig&)>;
-
-// The split of a rank's box from the deck: a fixed share, or auto with the
-// tune cache consulted for this rank's key and filled in when tuning ends;
-// and the time tiling, whose auto choice is cached the same way.
-HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int depth) {
-  const Box local = decomposition.local();
-  HybridSettings hybrid;
-  const io::ShareSpec share = config.hybrid.share_for(host_name());
-  hybrid.share.automatic = share.automatic;
-  hybrid.share.rebalance_every = config.hybrid.rebalance_every;
-  hybrid.share.initial_planes =
-      round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, depth);
-  hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
-  const std::string machine = tune_key_suffix(app, local, depth);
-  const TuneCache cache(config.hybrid.tune_cache);
-  if (share.automatic) {
-    const std::string key = "share" + machine;
-    if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
-    hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
-  }
-  if (tiling.requested()) {
-    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
-    if (tiling.automatic) {
-      // The split changes what is fastest: a fixed share is part of the key.
-      const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
-                              " steps<=" + std::to_string(tiling.steps) + machine;
-      if (const auto entry = cache.lookup(key)) hybrid.tiling.cached_steps = entry->value;
-      hybrid.tiling.on_chosen = [cache, key](int steps, double seconds) { cache.store(key, TuneEntry{steps, seconds}); };
-    }
-  }
-  return hybrid;
-}
 
 // The reader of app `App` (deck section `name`, parameters from `read`,
 // which sees the whole deck and the framework's settings).
@@ -85,9 +47,9 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
       const Box local = decomposition.local();
       tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach);
       check_tile(tiling_section, tiling, local);
-      const int depth = config.halo.width > 0 ? config.halo.width : tiling.steps * App::reach;
+      const int layers = halo_layers(config.halo, tiling.steps, App::reach);
       return std::make_unique<App>(config.grid, params, decomposition, config.halo,
-                                   hybrid_settings(name, config, tiling, decomposition, depth));
+                                   hybrid_settings(name, config, tiling, decomposition, layers));
     };
     return {build, stable_dt};
   };
@@ -135,41 +97,6 @@ const std::map<std::string, AppEntry>& registry() {
 }
 
 }  // namespace
-
-std::string host_name() {
-  char host[256] = "";
-  gethostname(host, sizeof host - 1);
-  return host;
-}
-
-std::string tune_key_suffix(const std::string& app, const Box& local, int depth) {
-  std::ostringstream machine;
-  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
-          << " depth=" << depth << " threads=" << host_threads() << " host=" << HostExecSpace::name()
-          << " device=" << DeviceExecSpace::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
-          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
-  return machine.str();
-}
-
-std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dims) {
-  return {global.extent(X) / dims[X], global.extent(Y) / dims[Y], global.extent(Z) / dims[Z]};
-}
-
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach) {
-  const io::TimeTilingConfig& tiling = config.time_tiling;
-  if (!tiling.requested()) return 1;
-  int steps = tiling.steps;
-  // auto tries no more steps than every rank's box holds ghost layers for.
-  if (tiling.automatic && config.halo.width == 0)
-    for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
-  return steps;
-}
-
-void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local) {
-  if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
-    time_tiling.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
-                                 std::to_string(local.extent(Y)) + " cells in x and y)");
-}
 
 AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest) {
   return registry().at(config.app).layout(config, smallest);

@@ -2,16 +2,16 @@
 //! \file AppRegistry.hpp
 //! Maps a deck's `app:` name to the app that builds the simulation.
 
-#include "apps/common/AppLayout.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
 #include "io/Deck.hpp"
 #include "io/DeckFormat.hpp"
 #include "io/DeckSchema.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/AppLayout.hpp"
 
-#include <functional>
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -30,28 +30,9 @@ std::vector<io::DeckFormat> deck_formats();
 //! Every key a deck may hold: the framework's and each app's section.
 io::DeckSchema deck_schema();
 
-//! Cells per axis of the smallest box of a `dims` rank grid over `global`.
-std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dims);
-
-//! Steps per cycle of a run: 1 untiled, the deck's time_tiling.steps, or
-//! under auto the most tried, no more than the `smallest` box (per axis)
-//! holds ghost layers of stencil reach `reach` for.
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach);
-
-//! Refuses (on `time_tiling`'s tile key) a tile larger than a rank's box `local` in x or y.
-void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local);
-
 //! What the app named in `config.app` allocates and writes on a rank grid
 //! whose smallest box is `smallest`; the app's section must have been read.
 AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest);
-
-//! This node's name (rank-specific CPU shares, plans).
-std::string host_name();
-
-//! The part of a tune cache key that says which run on which machine it
-//! was measured: app, box, ghost layers, host threads (host_threads()),
-//! spaces, CPU and GPU models, versions. A run and --check build it alike.
-std::string tune_key_suffix(const std::string& app, const Box& local, int depth);
 
 //! Builds the simulation once the decomposition exists.
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;

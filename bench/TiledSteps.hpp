@@ -13,10 +13,11 @@
 #include "framework/Box.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/HostTileShape.hpp"
 #include "framework/MixBits.hpp"
 #include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledKernel.hpp"
 #include "halo/WallGhosts.hpp"
 
 #include <Kokkos_Core.hpp>

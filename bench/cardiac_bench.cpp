@@ -1,6 +1,6 @@
 //! The cardiac step (apps/cardiac/CardiacStep.hpp: diffusion of e and the
 //! Aliev-Panfilov reaction fused, two fields in and two out) on the host
-//! space, untiled and time tiled (framework/TimeTiling.hpp) with k = 1, 2, 4
+//! space, untiled and time tiled (framework/TiledKernel.hpp) with k = 1, 2, 4
 //! and 8 steps per cycle, and "auto", the fastest of those in this run,
 //! beside the copy bandwidth measured in the same run. Usage:
 //! cardiac_bench [--tile X,Y] [N ...] (default: 128 256 512; --tile
@@ -23,11 +23,12 @@
 #include "apps/cardiac/AlievPanfilov.hpp"
 #include "apps/cardiac/CardiacParams.hpp"
 #include "apps/cardiac/CardiacStep.hpp"
-#include "apps/common/Diffusion7.hpp"
 #include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
 #include "bench/TiledSteps.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/Diffusion7.hpp"
+#include "framework/HostTileShape.hpp"
+#include "framework/TiledKernel.hpp"
 
 #include <Kokkos_Core.hpp>
 

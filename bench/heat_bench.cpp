@@ -1,7 +1,7 @@
 //! heat3d update throughput on the host space, beside the machine's measured
 //! copy bandwidth and a hand-written OpenMP loop doing the same update, all in
 //! the same run: the untiled update through the framework, and time-tiled
-//! cycles (framework/TimeTiling.hpp) of k = 1, 2, 4 and 8 steps, and "auto",
+//! cycles (framework/TiledKernel.hpp) of k = 1, 2, 4 and 8 steps, and "auto",
 //! the fastest of those in this run. Usage: heat_bench [--tile X,Y] [N ...]
 //! (default: 128 256 512; --tile overrides host_tile_shape's tile). The
 //! strata row says whether the launch ran on every thread or, where that
@@ -26,8 +26,9 @@
 #include "bench/TiledSteps.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/HostTileShape.hpp"
 #include "framework/StepUpdate.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledKernel.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -31,3 +31,31 @@ function(strata_add_mpi_test)
       ENVIRONMENT "OMP_NUM_THREADS=${threads};OMP_PROC_BIND=false;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   endforeach()
 endfunction()
+
+# strata_add_unit_tests(NAME name SOURCES ... [DEPENDS ...])
+# The unit tier: one GoogleTest executable from all its sources, each of
+# their test suites a ctest test of its own (unit.SUITE, label unit), run
+# without mpiexec (MPI starts as a singleton) on two OpenMP threads.
+function(strata_add_unit_tests)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPENDS" ${ARGN})
+  add_executable(${ARG_NAME} ${ARG_SOURCES} $<TARGET_OBJECTS:strata_test_main>)
+  target_link_libraries(${ARG_NAME} PRIVATE GTest::gtest strata_framework ${ARG_DEPENDS})
+  target_compile_definitions(${ARG_NAME} PRIVATE STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
+  strata_configure_target(${ARG_NAME})
+  # The suites are read from the sources, so a new suite registers at the next configure.
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${ARG_SOURCES})
+  set(suites)
+  foreach(source IN LISTS ARG_SOURCES)
+    file(STRINGS ${source} lines REGEX "^(TYPED_)?TEST(_F)?\\(")
+    foreach(line IN LISTS lines)
+      string(REGEX REPLACE "^(TYPED_)?TEST(_F)?\\( *([A-Za-z0-9_]+).*" "\\3" suite "${line}")
+      list(APPEND suites ${suite})
+    endforeach()
+  endforeach()
+  list(REMOVE_DUPLICATES suites)
+  foreach(suite IN LISTS suites)
+    add_test(NAME unit.${suite} COMMAND ${ARG_NAME} --gtest_filter=${suite}.*:${suite}/*)
+    set_tests_properties(unit.${suite} PROPERTIES LABELS unit TIMEOUT 120
+      ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
+  endforeach()
+endfunction()

@@ -5,7 +5,7 @@
 //! keyed by these (node-hybrid/TuneCache.hpp), so a split tuned on one node
 //! type of a cluster sharing its home directory is not reused on another.
 //! And how much memory the node has left, for the check a run makes before
-//! it allocates (apps/RunPlan.hpp).
+//! it allocates (node-hybrid/RunPlan.hpp).
 
 #include <cstdint>
 #include <optional>

@@ -12,6 +12,16 @@ Box interior_box(const Box& owned, int reach, const FaceMask& deferred) {
   return core;
 }
 
+Box grown_on(const Box& owned, const FaceMask& faces, int cells) {
+  if (owned.empty()) return owned;
+  Box grown = owned;
+  for (int axis = X; axis <= Z; ++axis) {
+    if (faces[axis][0]) grown.lo[axis] -= cells;
+    if (faces[axis][1]) grown.hi[axis] += cells;
+  }
+  return grown;
+}
+
 std::vector<Box> region_boxes(const Box& owned, Region region, int reach,
                               const FaceMask& deferred) {
   if (owned.empty()) return {};

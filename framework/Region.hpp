@@ -29,6 +29,10 @@ enum class Region {
 //! The Interior of `owned` as one box (possibly empty).
 Box interior_box(const Box& owned, int reach, const FaceMask& deferred = all_faces());
 
+//! `owned` grown by `cells` on the `faces` set (a deep halo's ghosts that a
+//! sweep recomputes); an empty box stays empty.
+Box grown_on(const Box& owned, const FaceMask& faces, int cells);
+
 //! Disjoint boxes that together cover `region` of `owned` for a stencil of
 //! reach `reach` whose ghosts on the `deferred` faces arrive late; empty
 //! boxes are left out, so the list may be empty.

@@ -7,6 +7,7 @@
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
 #include "framework/Error.hpp"
+#include "framework/HostBlock.hpp"
 #include "framework/Stagger.hpp"
 #include "framework/Timers.hpp"
 
@@ -22,10 +23,6 @@
 #include <vector>
 
 namespace strata {
-
-//! A rank's owned cells of one field on the host, indexed (k, j, i) from the
-//! corner of the rank's box: what output and checkpoints read and write.
-using HostBlock = Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace>;
 
 //! One named scalar of an app's state that no field holds (a flag, a
 //! counter, the last time step): an integer or a double, saved exactly.

@@ -5,7 +5,7 @@
 //! `in[f](i', j', k')` (any cell within the update's reach) and writes the
 //! next state of cell (i, j, k) through `out[f](i, j, k)`. `in` and `out`
 //! are arrays of accessors whose type the framework picks (whole fields,
-//! or the plane windows of a time tile: framework/TimeTiling.hpp), so the
+//! or the plane windows of a time tile: framework/TiledKernel.hpp), so the
 //! update's operator() is a template; nothing else about it changes.
 //!
 //!   struct Update {

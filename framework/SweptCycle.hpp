@@ -1,6 +1,6 @@
 #pragma once
 //! \file SweptCycle.hpp
-//! A TiledCycle (framework/TimeTiling.hpp) computed level by level: each
+//! A TiledCycle (framework/TiledCycle.hpp) computed level by level: each
 //! level one sweep of the update over its whole box, then its wall ghosts
 //! mirrored, the levels alternating between a scratch field and the output
 //! so that the last lands in the output. The cells and values are the tiled
@@ -17,7 +17,7 @@
 #include "framework/Box.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/StepUpdate.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledCycle.hpp"
 
 #include <Kokkos_Core.hpp>
 

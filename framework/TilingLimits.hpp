@@ -1,7 +1,7 @@
 #pragma once
 //! \file TilingLimits.hpp
 //! The bounds of time tiling that decks are validated against, apart from
-//! the tiled kernel (framework/TimeTiling.hpp), so that io/ needs no kernel
+//! the tiled kernel (framework/TiledKernel.hpp), so that io/ needs no kernel
 //! header.
 
 namespace strata {

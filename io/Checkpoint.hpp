@@ -60,22 +60,6 @@ struct Restart {
 Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                         const RunConfig& config, const Box& local);
 
-//! A deck key whose value differs between two decks ("" where a deck has no value).
-struct DeckChange {
-  std::string key;     //!< dotted path, e.g. heat3d.alpha
-  std::string before;  //!< value in the checkpoint's deck (flow-style YAML)
-  std::string after;   //!< value in this run's deck
-};
-
-//! The keys a restart keeps that differ between `before` (the resolved deck
-//! a checkpoint ran with) and `after` (this run's), both Deck::resolved()
-//! text, sorted by key. Kept: `app`, everything under `grid` and under the
-//! app's own section, `time.dt` and `time.cfl` (a fixed-dt restart continues
-//! with the checkpoint's dt). Free to change: time.steps and time.end_time,
-//! output, checkpoint, report, decomposition, halo, hybrid, time_tiling.
-std::vector<DeckChange> kept_keys_changed(const std::string& before, const std::string& after,
-                                          const std::string& app);
-
 //! Collective, for `--restart latest`: loads the newest of the app's
 //! checkpoints in config.checkpoint.directory that read_checkpoint accepts.
 //! Rank 0 warns on `warnings` about each newer one skipped (an unfinished

@@ -1,5 +1,6 @@
 #include "io/RunConfig.hpp"
 
+#include "framework/TimeLoop.hpp"
 #include "io/FrameworkKeys.hpp"
 
 #include <fnmatch.h>
@@ -202,6 +203,17 @@ RunConfig read_run_config(Deck& deck) {
   config.hybrid = read_hybrid(root.section("hybrid"));
   config.time_tiling = read_time_tiling(root.section("time_tiling"), config.halo);
   return config;
+}
+
+TimeLoopSettings time_loop_settings(const RunConfig& config) {
+  TimeLoopSettings settings;
+  settings.steps = config.time.steps;
+  settings.end_time = config.time.end_time;
+  settings.dt = config.time.dt;
+  settings.cfl = config.time.cfl;
+  settings.report_every = config.output.report_every;
+  settings.event_every = {config.output.write_every, config.checkpoint.every};
+  return settings;
 }
 
 }  // namespace strata::io

@@ -12,6 +12,10 @@
 #include <utility>
 #include <vector>
 
+namespace strata {
+struct TimeLoopSettings;  // framework/TimeLoop.hpp
+}
+
 namespace strata::io {
 
 struct GridConfig {
@@ -76,7 +80,7 @@ struct HybridConfig {
   ShareSpec share_for(const std::string& host) const;
 };
 
-//! Time tiling (framework/TimeTiling.hpp): several steps per exchange and
+//! Time tiling (framework/TiledCycle.hpp): several steps per exchange and
 //! per pass over memory, for apps whose step is one StepUpdate.
 struct TimeTilingConfig {
   int steps = 1;                  //!< steps per cycle (1: untiled); the most tried when automatic
@@ -111,5 +115,10 @@ std::string default_tune_cache();
 //! Reads and validates the framework sections (app, grid, time, output,
 //! checkpoint, report, decomposition, halo, hybrid, time_tiling).
 RunConfig read_run_config(Deck& deck);
+
+//! The time loop a run of `config` takes from step 0: its steps or end
+//! time, dt or cfl, progress lines, and the cadences of output and
+//! checkpoints. A run and `strata --check` plan with the same.
+TimeLoopSettings time_loop_settings(const RunConfig& config);
 
 }  // namespace strata::io

@@ -3,7 +3,7 @@
 //! How a streamed slab (node-hybrid/StreamedSlab.hpp) is cut into z-chunks
 //! for a memory budget, the bytes it and its chunk buffers take, and what
 //! streaming took: known before anything is allocated, so a run plan
-//! (apps/RunPlan.hpp) checks a budget the same way the domain uses it.
+//! (node-hybrid/RunPlan.hpp) checks a budget the same way the domain uses it.
 
 #include "framework/Box.hpp"
 

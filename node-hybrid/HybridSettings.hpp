@@ -2,10 +2,10 @@
 //! \file HybridSettings.hpp
 //! What an app tells a HybridDomain: its fields and where their values sit,
 //! which of them a sweep reads, its halo groups, the stencil's reach and
-//! halo depth, the wall conditions and where the cut between the slabs lies.
+//! sweeps per exchange, the wall conditions and where the cut between the slabs lies.
 
 #include "framework/Stagger.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledCycle.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareController.hpp"
@@ -32,15 +32,15 @@ struct FieldSpec {
   std::optional<WallConditions> walls;
 };
 
-//! Fields whose ghosts are refreshed together, `depth` layers deep.
+//! Fields whose ghosts are refreshed together, `layers` ghost layers deep.
 struct HaloGroup {
   std::vector<int> fields;
-  int depth = 1;
+  int layers = 1;
 };
 
 //! Time tiling for apps that step with HybridDomain::advance: cycles of up
 //! to `steps` steps, one exchange each, computed in tiles (framework/
-//! TimeTiling.hpp). `steps` 1 and not automatic: one overlapped sweep per
+//! TiledCycle.hpp). `steps` 1 and not automatic: one overlapped sweep per
 //! step, as without tiling. Automatic: the candidates 1, 2, 4, ... up to
 //! `steps` are measured on the run's first cycles and the fastest kept.
 struct TimeTilingSettings {
@@ -58,7 +58,7 @@ struct HybridSettings {
   std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
   std::vector<HaloGroup> groups;    //!< halo groups for exchange()
   int reach = 1;                    //!< stencil radius r
-  int halo_depth = 1;               //!< w: ghost layers w*r, exchanged every w sweeps
+  int sweeps_per_exchange = 1;      //!< w: ghost layers w*r, exchanged every w sweeps
   int min_ghosts = 0;               //!< ghost layers to allocate at least (kernels reaching further)
   bool overlap = true;              //!< compute interiors while messages are in flight
   bool device_messages = false;     //!< GPU-aware MPI (device slab only)
@@ -81,8 +81,8 @@ struct HybridSettings {
   std::function<void(int, double)> on_tuned;
 };
 
-//! Ghost layers every field of a domain with `s` has: the halo depth times
+//! Ghost layers every field of a domain with `s` has: sweeps per exchange times
 //! the reach, or more where kernels reach further.
-inline int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.halo_depth * s.reach); }
+inline int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.sweeps_per_exchange * s.reach); }
 
 }  // namespace strata

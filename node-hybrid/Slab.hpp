@@ -39,4 +39,13 @@ struct Slab {
   }
 };
 
+//! Fields `ids` of a slab, in order (none of an empty slab).
+template <class S>
+std::vector<Field<typename S::memory_space>> fields_of(const S& slab, const std::vector<int>& ids) {
+  std::vector<Field<typename S::memory_space>> out;
+  if (!slab.empty())
+    for (int f : ids) out.push_back(slab.fields[f]);
+  return out;
+}
+
 }  // namespace strata

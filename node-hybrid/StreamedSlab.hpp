@@ -46,7 +46,7 @@
 #include "framework/Field.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/SweptCycle.hpp"
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledKernel.hpp"
 #include "framework/Timers.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 

@@ -47,7 +47,7 @@ mkdir -p "$out"
 python3 "$root/scripts/mpi-tests.py" "$build" >"$build/tests/mpi-tests.tsv"
 executables=("$build/apps/strata")
 for f in "$build"/bench/*; do [[ -f $f && -x $f ]] && executables+=("$f"); done
-while IFS=$'\t' read -r _ _ _ _ _ executable; do executables+=("$build/$executable"); done <"$build/tests/mpi-tests.tsv"
+while IFS=$'\t' read -r _ _ _ _ _ command; do executables+=("$build/${command%% *}"); done <"$build/tests/mpi-tests.tsv"
 mapfile -t executables < <(printf '%s\n' "${executables[@]}" | sort -u)
 data=(inputs tests/decks tests/cloverleaf scripts/gpu-check.sh)
 

@@ -190,9 +190,12 @@ part_tests() {
       local start=$SECONDS left=$((deadline - SECONDS)) status
       if ((left < 5)); then status="not run"
       else
+        local command
+        read -r -a command <<<"$executable"  # the executable and its arguments (a unit test's suite)
         # shellcheck disable=SC2086
         timeout --kill-after=10 "$(( left < timeout ? left : timeout ))" env $environment OMP_PROC_BIND=false \
-          mpiexec -n "$ranks" "${mpi_flags[@]}" "$build/$executable" </dev/null >"$results/logs/tests/$name.log" 2>&1
+          mpiexec -n "$ranks" "${mpi_flags[@]}" "$build/${command[0]}" "${command[@]:1}" </dev/null \
+          >"$results/logs/tests/$name.log" 2>&1
         case $? in 0) status=passed ;; 124 | 137) status="timed out" ;; *) status=failed ;; esac
       fi
       printf '%s\t%s\t%s\n' "$name" "$status" "$((SECONDS - start))" >>"$results/tests.tsv"

@@ -4,9 +4,10 @@
     scripts/mpi-tests.py BUILD_DIR [MAX_RANKS]
 
 Prints one line per test that ctest runs through mpiexec with at most
-MAX_RANKS ranks (default 2), tab-separated: name, ranks, timeout in seconds,
-labels (comma-separated), environment (space-separated NAME=VALUE) and the
-executable's path relative to BUILD_DIR. A GPU node may have neither ctest
+MAX_RANKS ranks (default 2), and per unit test (run without mpiexec, here
+on one rank), tab-separated: name, ranks, timeout in seconds, labels
+(comma-separated), environment (space-separated NAME=VALUE) and the
+executable's path relative to BUILD_DIR with its arguments. A GPU node may have neither ctest
 nor Python: scripts/gpu-bundle.sh writes this list where it has both.
 """
 import json
@@ -20,13 +21,16 @@ def tests(build_dir, max_ranks):
                              capture_output=True, text=True).stdout
     for test in json.loads(listing)["tests"]:
         command = test.get("command", [])
-        if len(command) < 4 or os.path.basename(command[0]) not in ("mpiexec", "mpirun", "orterun"):
-            continue
         properties = {p["name"]: p["value"] for p in test.get("properties", [])}
-        ranks = int(command[command.index("-n") + 1]) if "-n" in command else int(command[2])
+        if "unit" in properties.get("LABELS", []) and command:
+            ranks, executable = 1, " ".join([os.path.relpath(command[0], build_dir)] + command[1:])
+        elif len(command) >= 4 and os.path.basename(command[0]) in ("mpiexec", "mpirun", "orterun"):
+            ranks = int(command[command.index("-n") + 1]) if "-n" in command else int(command[2])
+            executable = os.path.relpath(command[-1], build_dir)
+        else:
+            continue
         if ranks > max_ranks:
             continue
-        executable = os.path.relpath(command[-1], build_dir)
         yield "\t".join([test["name"], str(ranks), str(int(float(properties.get("TIMEOUT", 600)))),
                          ",".join(properties.get("LABELS", [])), " ".join(properties.get("ENVIRONMENT", [])),
                          executable])

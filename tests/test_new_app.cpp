@@ -34,7 +34,7 @@ TYPED_TEST(NewApp, JacobiMatchesASerialLoop) {
       for (double share : {0.0, 0.5, 1.0}) {
         const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims, {false, false, false});
         HybridSettings hybrid;
-        hybrid.halo_depth = depth;
+        hybrid.sweeps_per_exchange = depth;
         hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, depth);
         test::Jacobi<TypeParam, TypeParam> jacobi(decomposition, hybrid);
         Timers timers;

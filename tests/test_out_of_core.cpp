@@ -90,9 +90,9 @@ HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomp
               FieldSpec("ooc::v", cell_centred(), v_walls), FieldSpec("ooc::v_next", cell_centred(), v_walls)};
   s.exchanged = {U, V};
   s.stepped = {{U, U_NEXT}, {V, V_NEXT}};
-  s.halo_depth = c.steps_per_cycle;
+  s.sweeps_per_exchange = c.steps_per_cycle;
   s.tiling.steps = c.steps_per_cycle;
-  s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, s.halo_depth);
+  s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, s.sweeps_per_exchange);
   s.share.automatic = c.automatic;
   s.share.sweeps_per_interval = 2;  // intervals of three cycles: cuts move with the fields swapped either way
   s.share.rebalance_every = 1;
@@ -115,7 +115,7 @@ DomainResult run_domain(const DomainCase& c, int steps) {
   std::set<int> cuts;
   for (int done = 0, cycle = 0; done < steps; ++cycle) {
     if (cycle == 2 && c.moved_share >= 0.0)
-      domain.set_host_planes(round_host_planes(decomposition.local().extent(Z), c.moved_share, s.halo_depth));
+      domain.set_host_planes(round_host_planes(decomposition.local().extent(Z), c.moved_share, s.sweeps_per_exchange));
     const int n = std::min(domain.cycle_steps(), steps - done);
     domain.advance(test::Coupled<1>{}, n, timers);
     cuts.insert(domain.host_planes());

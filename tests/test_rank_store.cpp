@@ -156,7 +156,7 @@ HybridSettings coupled_settings(int host_planes, std::int64_t device_memory) {
   s.fields = {FieldSpec("move::u"), FieldSpec("move::u_next"), FieldSpec("move::v"), FieldSpec("move::v_next")};
   s.exchanged = {0, 2};
   s.stepped = {{0, 1}, {2, 3}};
-  s.tiling.steps = s.halo_depth = 2;
+  s.tiling.steps = s.sweeps_per_exchange = 2;
   s.share.initial_planes = host_planes;
   s.device_memory = device_memory;
   return s;

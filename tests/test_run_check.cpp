@@ -3,9 +3,10 @@
 #include "tests/DriverRun.hpp"
 #include "tests/TestData.hpp"
 #include "apps/AppRegistry.hpp"
+#include "framework/MachineModel.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
-#include "framework/MachineModel.hpp"
+#include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
 #include <Kokkos_Core.hpp>

@@ -7,7 +7,7 @@
 // - the chunk plan from a byte budget (thickest chunk that fits, none when
 //   even the thinnest does not).
 
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledKernel.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/StreamedSlab.hpp"
 #include "tests/ExecSpaces.hpp"

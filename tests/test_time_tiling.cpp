@@ -1,4 +1,4 @@
-// Time tiling (framework/TimeTiling.hpp, HybridDomain::advance) against
+// Time tiling (framework/TiledKernel.hpp, HybridDomain::advance) against
 // the untiled steps it replaces, bit for bit:
 // - run_tiled_cycle on one pair of fields against n plain sweeps with the
 //   walls filled between them, every execution space, several tile shapes;
@@ -11,18 +11,18 @@
 #include "apps/cardiac/Cardiac.hpp"
 #include "apps/heat3d/Heat3d.hpp"
 #include "framework/StepUpdate.hpp"
+#include "framework/TiledKernel.hpp"
 #include "framework/TimeLoop.hpp"
-#include "framework/TimeTiling.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
-#include "tests/apps/CoupledUpdate.hpp"
 #include "tests/CheckpointFiles.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/RankGrids.hpp"
 #include "tests/TestData.hpp"
+#include "tests/apps/CoupledUpdate.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -336,13 +336,13 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
   s.exchanged = {U, V};
   s.stepped = {{U, U_NEXT}, {V, V_NEXT}};
   s.reach = R;
-  s.halo_depth = c.width > 0 ? c.width : c.steps_per_cycle;
+  s.sweeps_per_exchange = c.width > 0 ? c.width : c.steps_per_cycle;
   s.tiling.steps = c.steps_per_cycle;
   s.tiling.automatic = c.automatic;
   s.tiling.tile = c.tile;
   s.device_sweeps = c.device_sweeps;
   const int nz = decomposition.local().extent(Z);
-  s.share.initial_planes = round_host_planes(nz, c.share, s.halo_depth);
+  s.share.initial_planes = round_host_planes(nz, c.share, s.sweeps_per_exchange);
   HybridDomain<> domain(decomposition, s);
   domain.scatter(U, block_of(decomposition.local(), 0));
   domain.scatter(V, block_of(decomposition.local(), 1));
@@ -352,7 +352,7 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
   int done = 0;
   for (int cycle = 0; done < last; ++cycle) {
     if (c.moves.count(cycle)) {
-      const int planes = round_host_planes(nz, c.moves.at(cycle), s.halo_depth);
+      const int planes = round_host_planes(nz, c.moves.at(cycle), s.sweeps_per_exchange);
       domain.set_host_planes(planes);
       EXPECT_EQ(domain.host_planes(), planes);
     }

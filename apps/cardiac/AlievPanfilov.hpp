@@ -1,7 +1,7 @@
 #pragma once
 //! \file AlievPanfilov.hpp
 //! The reaction part of the Aliev-Panfilov model, one explicit Euler step per
-//! cell (the ODE; the PDE is apps/common/Diffusion7.hpp, both fused in
+//! cell (the ODE; the PDE is framework/Diffusion7.hpp, both fused in
 //! CardiacStep.hpp):
 //!   e <- e - dt (k e (e - a)(e - 1) + e r)
 //!   r <- r + dt (epsilon + mu1 r / (e + mu2)) (-r - k e (e - b - 1))

@@ -12,8 +12,8 @@
 #include "apps/cardiac/CardiacStep.hpp"
 #include "apps/cardiac/Excitation.hpp"
 #include "apps/cardiac/Stimulus.hpp"
-#include "apps/common/HybridSimulation.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/HybridSimulation.hpp"
 
 #include <cstdio>
 #include <string>
@@ -48,7 +48,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
     // A deep halo recomputes the reaction in ghost cells too, which needs r there.
-    s.exchanged = s.halo_depth > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
+    s.exchanged = s.sweeps_per_exchange > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
     s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
     s.wall = WallCondition{WallKind::Neumann, 0.0};
     return {s, {{"e", E}, {"r", R}}, {}, {}};

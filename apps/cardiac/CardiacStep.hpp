@@ -6,7 +6,7 @@
 //! e is read and written once per step, and the step can be time tiled.
 
 #include "apps/cardiac/AlievPanfilov.hpp"
-#include "apps/common/Diffusion7.hpp"
+#include "framework/Diffusion7.hpp"
 
 #include <Kokkos_Core.hpp>
 

@@ -22,9 +22,9 @@
 #include "apps/cloverleaf3d/PdV.hpp"
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
-#include "apps/common/HybridSimulation.hpp"
 #include "framework/NumberText.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/HybridSimulation.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 #pragma once
 //! \file ExactSolution.hpp
 //! The exact solution heat3d is checked against (the update itself is
-//! apps/common/Diffusion7.hpp).
+//! framework/Diffusion7.hpp).
 
 #include "framework/CellArray.hpp"
 

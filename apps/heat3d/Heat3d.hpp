@@ -6,14 +6,14 @@
 //! Each rank's box runs as two concurrent slabs (node-hybrid/HybridDomain);
 //! the step is one update (HeatStep.hpp), so it can be time tiled.
 
-#include "apps/common/HybridSimulation.hpp"
 #include "apps/heat3d/ExactSolution.hpp"
-#include "apps/heat3d/HeatStep.hpp"
 #include "apps/heat3d/HeatParams.hpp"
+#include "apps/heat3d/HeatStep.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
+#include "node-hybrid/HybridSimulation.hpp"
 
 #include <cmath>
 #include <cstdio>

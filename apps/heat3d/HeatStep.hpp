@@ -3,7 +3,7 @@
 //! heat3d's whole time step as a StepUpdate (framework/StepUpdate.hpp): one
 //! field, the 7-point explicit Euler update, reach 1.
 
-#include "apps/common/Diffusion7.hpp"
+#include "framework/Diffusion7.hpp"
 
 #include <Kokkos_Core.hpp>
 

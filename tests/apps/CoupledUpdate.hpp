@@ -5,7 +5,7 @@
 //! neighbour with its own weight, walls with nonzero Dirichlet values beside
 //! Neumann walls, and an initial state with no symmetry to hide a mistake.
 
-#include "framework/TimeTiling.hpp"
+#include "framework/TiledCycle.hpp"
 #include "halo/WallGhosts.hpp"
 
 #include <Kokkos_Core.hpp>

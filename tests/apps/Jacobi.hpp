@@ -6,7 +6,7 @@
 //! (fields by id, one per-step kernel, fills and reductions): no MPI, no
 //! execution spaces, no ghost layers.
 
-#include "apps/common/HybridSimulation.hpp"
+#include "node-hybrid/HybridSimulation.hpp"
 
 namespace strata::test {
 

@@ -17,7 +17,7 @@ inline HybridSettings jacobi_domain_settings(const WallConditions& walls, int de
   s.fields = {FieldSpec("jacobi::u", cell_centred(), walls), FieldSpec("jacobi::u_next", cell_centred(), walls)};
   s.exchanged = {U};
   s.stepped = {{U, U_NEXT}};
-  s.halo_depth = depth;
+  s.sweeps_per_exchange = depth;
   return s;
 }
 

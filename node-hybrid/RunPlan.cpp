@@ -1,6 +1,5 @@
-#include "apps/RunPlan.hpp"
+#include "node-hybrid/RunPlan.hpp"
 
-#include "apps/AppRegistry.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/MachineModel.hpp"
@@ -9,8 +8,8 @@
 #include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
+#include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/RankStore.hpp"
-#include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -83,21 +82,12 @@ std::pair<std::int64_t, int> halo_cells(const Box& box, const std::array<int, 3>
   return {cells, neighbours};
 }
 
-TimeLoopSettings time_settings(const io::RunConfig& config) {
-  TimeLoopSettings settings;
-  settings.steps = config.time.steps;
-  settings.end_time = config.time.end_time;
-  settings.dt = config.time.dt;
-  settings.cfl = config.time.cfl;
-  return settings;
-}
-
 // The steps a run takes (check_time_plan has passed); nullopt when an app
 // that picks its own dt runs to an end_time.
 std::optional<int> planned_steps(const io::RunConfig& config, std::optional<double> stable_dt) {
   if (!config.time.end_time) return config.time.steps;
   if (!stable_dt) return std::nullopt;
-  return plan_steps(time_settings(config), *stable_dt).steps;
+  return plan_steps(io::time_loop_settings(config), *stable_dt).steps;
 }
 
 
@@ -110,16 +100,16 @@ std::int64_t host_field_bytes(const RankFootprint& need) {
 
 }  // namespace
 
-RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 3>& dims, const Box& box) {
+RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout_of, const std::array<int, 3>& dims,
+                             const Box& box) {
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
-  const AppLayout layout = app_layout(config, smallest_box(global, dims));
+  const AppLayout layout = layout_of(config, smallest_box(global, dims));
   RankFootprint f;
   f.dims = dims;
   f.fields = int(layout.domain.fields.size());
   f.ghosts = ghost_layers(layout.domain);
-  f.exchange_width = layout.domain.halo_depth * layout.domain.reach;
-  const io::ShareSpec share = config.hybrid.share_for(host_name());
-  f.host_planes = round_host_planes(box.extent(Z), share.automatic ? 0.5 : share.value, f.ghosts);
+  f.exchange_width = layout.domain.sweeps_per_exchange * layout.domain.reach;
+  f.host_planes = initial_host_planes(config, box, f.exchange_width);  // as the run splits it
   // The device slab takes the bottom planes, the host slab the top ones.
   Box device = box, host = box;
   device.hi[Z] = host.lo[Z] = box.hi[Z] - f.host_planes;
@@ -150,13 +140,13 @@ namespace {
 
 // The largest grid of the deck's proportions (cells scaled alike on every
 // axis, the same rank grid) whose device slab fits in `budget` bytes.
-std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const std::array<int, 3>& dims,
-                                        std::int64_t budget) {
+std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const LayoutOf& layout_of,
+                                        const std::array<int, 3>& dims, std::int64_t budget) {
   const auto device_bytes = [&](double scale) {
     io::RunConfig scaled = config;
     for (int a = 0; a < 3; ++a) scaled.grid.cells[a] = std::max(dims[a], int(config.grid.cells[a] * scale));
     const Box global = box_of_size(scaled.grid.cells[X], scaled.grid.cells[Y], scaled.grid.cells[Z]);
-    return std::pair(rank_footprint(scaled, dims, block_of(global, dims, {0, 0, 0})).device_bytes, scaled.grid.cells);
+    return std::pair(rank_footprint(scaled, layout_of, dims, block_of(global, dims, {0, 0, 0})).device_bytes, scaled.grid.cells);
   };
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 50; ++i) {
@@ -168,7 +158,8 @@ std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const std::
 
 }  // namespace
 
-void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootprint& need, int ranks_on_node) {
+void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of, const RankFootprint& need,
+                  int ranks_on_node) {
   const std::string fields = " for its fields (" + std::to_string(need.fields) + " arrays with " +
                              std::to_string(need.ghosts) + " ghost layers)";
   const std::string remedy = ": use more nodes, fewer ranks per node or fewer cells";
@@ -178,7 +169,7 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootpri
         "device_memory", "a rank's device slab needs " + bytes_text(double(need.device_bytes)) + fields +
                              ", more than the " + budget_text + " budget, and " + config.app +
                              " cannot stream it through the device: the largest grid that fits is " +
-                             extents_text(largest_fitting_grid(config, need.dims, need.device_budget)) +
+                             extents_text(largest_fitting_grid(config, layout_of, need.dims, need.device_budget)) +
                              " (or move planes to the host with hybrid.cpu_share)");
   if (need.streams() && need.min_stream_bytes > need.device_budget)
     deck.root().section("hybrid").fail(
@@ -221,7 +212,7 @@ void check_time_plan(io::Deck& deck, const io::RunConfig& config, std::optional<
     deck.root().fail(config.app, "the stable time step of " + config.app + " on this grid is " +
                                      number_text(*stable_dt) +
                                      ": no step can be taken (check its parameters against the cell size)");
-  if (const auto problem = check_step_plan(time_settings(config), *stable_dt))
+  if (const auto problem = check_step_plan(io::time_loop_settings(config), *stable_dt))
     deck.root().section("time").fail(problem->key, problem->message);
   if (config.time.dt && *config.time.dt > *stable_dt)
     deck.root().section("time").fail("dt", std::to_string(*config.time.dt) + " exceeds the stability limit " +
@@ -259,7 +250,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
                             const std::array<int, 3>& dims, const HybridSettings& domain) {
   RankGridSurvey survey;
   survey.smallest = global;
-  const int width = domain.halo_depth * domain.reach;
+  const int width = domain.sweeps_per_exchange * domain.reach;
   for (int k = 0; k < dims[Z]; ++k)
     for (int j = 0; j < dims[Y]; ++j)
       for (int i = 0; i < dims[X]; ++i) {
@@ -271,7 +262,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
         } catch (const HaloWidthError& e) {
           blame_halo_width(deck, config, e.reason());
         }
-        const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.halo_depth <= 1);
+        const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.sweeps_per_exchange <= 1);
         const std::int64_t sweep_bytes = sweep.first * std::int64_t(domain.exchanged.size()) * 8;
         if (sweep_bytes > survey.sweep_bytes) {
           survey.sweep_bytes = sweep_bytes;
@@ -279,7 +270,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
         }
         std::int64_t group_bytes = 0;
         for (const HaloGroup& group : domain.groups)
-          group_bytes += halo_cells(box, coords, dims, config.grid.periodic, group.depth, false).first *
+          group_bytes += halo_cells(box, coords, dims, config.grid.periodic, group.layers, false).first *
                          std::int64_t(group.fields.size()) * 8;
         survey.group_bytes = std::max(survey.group_bytes, group_bytes);
       }
@@ -288,8 +279,8 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
 
 }  // namespace
 
-void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
-               const CheckOptions& options, std::ostream& out) {
+void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of,
+               std::optional<double> stable_dt, const CheckOptions& options, std::ostream& out) {
   check_time_plan(deck, config, stable_dt);
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
   std::array<int, 3> dims{};
@@ -299,7 +290,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
     blame_rank_grid(deck, config, e.what());
   }
   const std::array<int, 3> smallest = smallest_box(global, dims);
-  const AppLayout layout = app_layout(config, smallest);
+  const AppLayout layout = layout_of(config, smallest);
   const HybridSettings& domain = layout.domain;
   const RankGridSurvey survey = survey_ranks(deck, config, global, dims, domain);
   // Rank 0 has the largest box (the first ranks along an axis take the extra cells).
@@ -308,8 +299,8 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   const int per_node = options.ranks_per_node > 0 ? std::min(options.ranks_per_node, options.ranks) : options.ranks;
   io::RunConfig resolved = config;
   resolved.hybrid.device_memory = resolve_device_memory(config.hybrid, per_node);
-  const RankFootprint need = rank_footprint(resolved, dims, largest_box);
-  check_memory(deck, resolved, need, per_node);
+  const RankFootprint need = rank_footprint(resolved, layout_of, dims, largest_box);
+  check_memory(deck, resolved, layout_of, need, per_node);
   for (int k = 0; k < dims[Z]; ++k)
     for (int j = 0; j < dims[Y]; ++j)
       for (int i = 0; i < dims[X]; ++i)
@@ -348,7 +339,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
         << " available\n";
   if (!domain.exchanged.empty())
     out << "  halo per exchange: " << bytes_text(double(survey.sweep_bytes)) << " received by the busiest rank ("
-        << domain.exchanged.size() << " field(s), " << domain.halo_depth * domain.reach << " layer(s), "
+        << domain.exchanged.size() << " field(s), " << domain.sweeps_per_exchange * domain.reach << " layer(s), "
         << survey.sweep_neighbours << " neighbour(s))\n";
   if (!domain.groups.empty())
     out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(survey.group_bytes))
@@ -367,10 +358,9 @@ void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double
   volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
   volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
-  const int depth =
-      config.halo.width > 0 ? config.halo.width : cycle_steps(config, smallest, domain.reach) * domain.reach;
+  const int layers = halo_layers(config.halo, cycle_steps(config, smallest, domain.reach), domain.reach);
   const auto tuned = TuneCache(config.hybrid.tune_cache)
-                         .lookup("share" + tune_key_suffix(config.app, largest_box, depth));
+                         .lookup("share" + tune_key_suffix(config.app, largest_box, layers));
   if (tuned) {
     out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step)
         << " (the tuned split of this box measured on this machine, tune cache)";

@@ -1,167 +1,20 @@
 #pragma once
-//! \file TimeTiling.hpp
-//! Time tiling: n consecutive steps of a StepUpdate (framework/StepUpdate.hpp)
-//! over a slab in one pass over memory, exactly as n untiled steps compute
-//! them.
-//!
-//! The slab's x-y plane is cut into tiles; each tile is one team (one host
-//! thread, or one GPU thread block), independent of every other tile. A tile
-//! streams along z as a wavefront: at wavefront position p it computes level
-//! 1 at plane p, level 2 at plane p - r, ..., level t at p - (t-1) r (r the
-//! update's reach), so level t finds the 2r+1 planes of level t-1 it reads
-//! just computed. Levels 1..n-1 live only in per-tile plane windows of 2r+1
-//! planes (framework/PlaneWindow.hpp) that stay in cache (host) or team
-//! scratch (device); level 0 is read from the input fields and level n
-//! written to the output fields. Memory traffic is one read and one write
-//! per cell for the n steps.
-//!
-//! Overlapped tiles: level t of a tile covers the tile grown by (n-t) r in x
-//! and y, so a tile needs nothing from its neighbours; the cells of that
-//! overlap are computed redundantly (the price of independence, paid once
-//! per level and shrinking towards level n). Towards a face whose ghosts
-//! come from elsewhere (a rank, the other slab) every level reaches (n-t) r
-//! into the ghost layers, which must hold n r valid layers at level 0
-//! (ghost-cell expansion, one exchange per cycle). Towards a physical wall
-//! the level stops at the wall and its wall ghosts (r layers) are mirrored
-//! right after each plane is computed (x, then y spanning the x ghosts,
-//! then z spanning both, as halo/WallGhosts.hpp orders them): inside the
-//! windows for levels 1..n-1, and in the output fields for level n, so the
-//! next cycle finds its level 0's walls filled (wall ghosts that mirror a
-//! remote face's ghosts wait for the exchange). No separate pass over the
-//! box fills walls between steps.
-//!
-//! Exact: every cell of every level is computed by the same update from the
-//! same values as in an untiled step, so the result is bitwise the same.
+//! \file TiledKernel.hpp
+//! The kernel of a time-tiled cycle (framework/TiledCycle.hpp): one team per
+//! tile (a host thread, or a GPU thread block) walking its wavefront along
+//! z, its plane windows in team scratch, and the launchers.
 
-#include "framework/Box.hpp"
 #include "framework/Error.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/PlaneWindow.hpp"
-#include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
-#include "framework/TilingLimits.hpp"
+#include "framework/TiledCycle.hpp"
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
-#include <cstdint>
-
-#include <unistd.h>
 
 namespace strata {
-
-//! A cell-centred wall condition as the mirror it is: ghost = offset + sign * mirror.
-struct WallMirror {
-  double offset = 0.0;
-  double sign = -1.0;
-};
-
-//! x and y extents of a tile's own cells.
-using TileShape = std::array<int, 2>;
-
-namespace Impl {
-
-// Box, FaceMask and TileShape as device code reads them: nvcc treats
-// std::array's accessors as host functions.
-struct CellBox {
-  int lo[3] = {0, 0, 0}, hi[3] = {0, 0, 0};
-  CellBox() = default;
-  CellBox(const Box& b) : lo{b.lo[0], b.lo[1], b.lo[2]}, hi{b.hi[0], b.hi[1], b.hi[2]} {}
-  KOKKOS_INLINE_FUNCTION int extent(int axis) const { return hi[axis] > lo[axis] ? hi[axis] - lo[axis] : 0; }
-  KOKKOS_INLINE_FUNCTION bool empty() const { return extent(0) == 0 || extent(1) == 0 || extent(2) == 0; }
-};
-
-struct Faces {
-  bool at[3][2] = {{false, false}, {false, false}, {false, false}};
-  Faces() = default;
-  Faces(const FaceMask& m) : at{{m[0][0], m[0][1]}, {m[1][0], m[1][1]}, {m[2][0], m[2][1]}} {}
-  KOKKOS_INLINE_FUNCTION const bool* operator[](int axis) const { return at[axis]; }
-};
-
-struct Tile {
-  int n[2] = {0, 0};
-  Tile() = default;
-  Tile(int x, int y) : n{x, y} {}
-  Tile(const TileShape& t) : n{t[0], t[1]} {}
-  KOKKOS_INLINE_FUNCTION int operator[](int axis) const { return n[axis]; }
-  operator TileShape() const { return {n[0], n[1]}; }
-};
-
-}  // namespace Impl
-
-//! One tiled cycle over a slab: `levels` steps of an update of `reach`
-//! over `owned`, whose faces are walls (`walls`) or have levels * reach
-//! valid ghost layers; wall conditions per field and axis.
-template <int N>
-struct TiledCycle {
-  int levels = 1;
-  int reach = 1;
-  Impl::CellBox owned;
-  Impl::Faces walls;
-  WallMirror mirror[N][3];
-  Impl::Tile tile;
-  //! z faces (below, above) where the cycle is one of a run of cycles over
-  //! consecutive z-chunks of a slab, the wavefront passing from each into
-  //! the next (node-hybrid/StreamedSlab.hpp): level t ends t reach short of
-  //! such a face instead of growing past it, so no cell is computed twice,
-  //! and the levels' planes below the lower one are those the cycle before
-  //! left in the plane windows (run_tiled_cycle with persistent windows),
-  //! or, level by level, put there by the caller (run_swept_cycle's
-  //! before_level).
-  bool skewed_z[2] = {false, false};
-
-  //! Cells level t (0..levels) is valid on: `owned` grown by (levels - t)
-  //! reach towards every face that is not a wall, or shifted down t reach
-  //! at a skewed z face.
-  KOKKOS_INLINE_FUNCTION Impl::CellBox level_box(int t) const {
-    Impl::CellBox b = owned;
-    const int grow_by = (levels - t) * reach;
-    for (int a = 0; a < 3; ++a) {
-      if (!walls[a][0]) b.lo[a] -= grow_by;
-      if (!walls[a][1]) b.hi[a] += grow_by;
-    }
-    for (int side = 0; side < 2; ++side)
-      if (skewed_z[side]) (side == 0 ? b.lo[Z] : b.hi[Z]) = (side == 0 ? owned.lo[Z] : owned.hi[Z]) - t * reach;
-    return b;
-  }
-
-  //! Tiles along x or y: as many whole `tile` widths as fit (at least one),
-  //! the cells shared out evenly, so no tile is narrower than `tile` (a
-  //! tile at a wall must hold the `reach` cells its last level mirrors).
-  KOKKOS_INLINE_FUNCTION int tiles_along(int axis) const {
-    const int n = owned.extent(axis) / tile[axis];
-    return n > 0 ? n : 1;
-  }
-  KOKKOS_INLINE_FUNCTION int num_tiles() const { return tiles_along(X) * tiles_along(Y); }
-  //! First cell along `axis` of tile `index` (index tiles_along: the end).
-  KOKKOS_INLINE_FUNCTION int tile_start(int axis, int index) const {
-    return owned.lo[axis] + int(std::int64_t(owned.extent(axis)) * index / tiles_along(axis));
-  }
-  KOKKOS_INLINE_FUNCTION int widest_tile(int axis) const {
-    return (owned.extent(axis) + tiles_along(axis) - 1) / tiles_along(axis);
-  }
-
-  //! x and y extents of a plane window: a tile grown by levels * reach
-  //! (level 1's overlap plus the wall ghosts it mirrors).
-  KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return widest_tile(axis) + 2 * levels * reach; }
-  KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
-  //! The plane the windows' slots count from: at or below every plane a
-  //! window holds (at a skewed lower face level n reads level n - 1 from
-  //! (n + 1) reach below `owned`, the lowest of any face), and a multiple of
-  //! window_planes(), so that consecutive skewed cycles put a plane in the
-  //! same slot.
-  KOKKOS_INLINE_FUNCTION int window_first_plane() const {
-    const int lowest = owned.lo[Z] - (levels + 1) * reach, p = window_planes();
-    return lowest - ((lowest % p) + p) % p;
-  }
-  //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
-  KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
-    return std::size_t(levels - 1) * N *
-           PlaneWindow<double>::size(window_extent(X), window_extent(Y), window_planes());
-  }
-};
 
 namespace Impl {
 
@@ -368,14 +221,6 @@ struct TiledCycleKernel {
 
 }  // namespace Impl
 
-//! Tiles `first` to `last` (exclusive) of a cycle, tile t being column
-//! t % tiles_along(X) of row t / tiles_along(X). A cycle's tiles are
-//! independent: any partition of them, run in any order, writes what one
-//! launch of them all writes.
-struct TileSpan {
-  int first, last;
-};
-
 namespace Impl {
 
 template <int N>
@@ -443,41 +288,6 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   Impl::check_tiled_cycle(cycle);
   Kokkos::parallel_for("strata::tiled_cycle", Impl::tiled_cycle_policy(exec, cycle.num_tiles()),
                        Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, 0, 0, windows});
-}
-
-//! A tile shape for `cycle` on the host: whole rows (unit stride, no
-//! overlap along x), as many of them (up to 64) as keep a tile's plane
-//! windows within `cache_bytes`, else square tiles that do; and at least
-//! two tiles per thread, so the threads balance. Whole rows first: their i
-//! loop is long and unit-stride and nothing along x is computed twice, so
-//! they beat narrower tiles (docs/performance-notes.md).
-template <int N>
-TileShape host_tile_shape(const TiledCycle<N>& cycle, int threads, std::size_t cache_bytes) {
-  const int nx = cycle.owned.extent(X), ny = cycle.owned.extent(Y);
-  TiledCycle<N> c = cycle;
-  const auto fits = [&](int x, int y) {
-    c.tile = {x, y};
-    return c.scratch_doubles() * sizeof(double) <= cache_bytes;
-  };
-  int tx = nx, ty = std::min(ny, 64);
-  while (ty > 8 && !fits(tx, ty)) ty /= 2;
-  if (!fits(tx, ty)) {
-    tx = ty = 64;
-    while (tx > 8 && !fits(tx, ty)) tx = ty = tx / 2;
-    tx = std::min(tx, nx), ty = std::min(ty, ny);
-  }
-  c.tile = {tx, ty};
-  while (c.num_tiles() < 2 * threads && ty > 8) c.tile = {tx, ty = (ty + 1) / 2};
-  return {tx, ty};
-}
-
-//! Plane-window bytes per host thread for host_tile_shape: a core's L2
-//! cache as the C library reports it, plus an eighth (the windows' oldest
-//! planes may fall to the next level), or 2 MiB where it does not say.
-inline std::size_t host_tile_cache_bytes() {
-  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  const std::size_t bytes = l2 > 0 ? std::size_t(l2) : std::size_t(2) << 20;
-  return bytes + bytes / 8;
 }
 
 }  // namespace strata

@@ -7,17 +7,23 @@
 //! one. `strata --check` prints it; a run checks its own rank's memory
 //! with it before it allocates.
 
-#include "apps/common/AppLayout.hpp"
 #include "framework/Box.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/AppLayout.hpp"
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
 
 namespace strata {
+
+//! What the deck's app allocates and writes on a rank grid whose smallest
+//! box is `smallest` (the app registry's app_layout).
+using LayoutOf = std::function<AppLayout(const io::RunConfig&, const std::array<int, 3>& smallest)>;
 
 //! Bytes a rank's fields take on each side of its split.
 struct RankFootprint {
@@ -46,7 +52,8 @@ std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_
 
 //! The footprint of the rank that owns `local` in a `dims` rank grid, split
 //! as the deck's CPU share starts it (auto: half).
-RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 3>& dims, const Box& local);
+RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout_of, const std::array<int, 3>& dims,
+                             const Box& local);
 
 //! Refuses, as a deck error on grid.cells with both figures, a rank whose
 //! fields need more memory than its node has left: `ranks_on_node` ranks
@@ -54,7 +61,8 @@ RankFootprint rank_footprint(const io::RunConfig& config, const std::array<int, 
 //! Against hybrid.device_memory: a device slab over the budget of an app
 //! that cannot stream (naming the largest grid that fits), or a budget
 //! below one chunk's buffers (naming the least), is an error on that key.
-void check_memory(io::Deck& deck, const io::RunConfig& config, const RankFootprint& need, int ranks_on_node);
+void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of, const RankFootprint& need,
+                  int ranks_on_node);
 
 //! A decomposition that cannot be made is the deck's dims if given, else its grid.
 [[noreturn]] void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::string& message);
@@ -79,7 +87,7 @@ struct CheckOptions {
 //! Checks a deck (read with read_run_config and read_app, which gave
 //! `stable_dt`) as a run on `options.ranks` ranks would before its first
 //! step, and prints its plan; throws InputError as the run would.
-void check_run(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
-               const CheckOptions& options, std::ostream& out);
+void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of,
+               std::optional<double> stable_dt, const CheckOptions& options, std::ostream& out);
 
 }  // namespace strata

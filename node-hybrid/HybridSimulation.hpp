@@ -6,12 +6,13 @@
 //! balance report. An app derives from it, declares its fields, and
 //! implements its step and diagnostics (and its scalar state, if any).
 
-#include "apps/common/AppLayout.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
 #include "framework/Simulation.hpp"
 #include "halo/GpuAwareMpi.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/AppLayout.hpp"
+#include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
 #include <map>
@@ -69,12 +70,12 @@ class HybridSimulation : public Simulation {
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }
 
  protected:
-  //! The halo part of an app's settings: depth w = width / reach (when the
-  //! width is 0: 1, or the steps of a tiled cycle), overlap, and GPU-aware
+  //! The halo part of an app's settings: w = halo_layers / reach sweeps per
+  //! exchange (the width, or a tiled cycle's steps x reach), overlap, and GPU-aware
   //! messages where the device slab is on a device and MPI accepts its memory.
   static HybridSettings with_halo(HybridSettings s, const io::HaloConfig& halo, int reach) {
     s.reach = reach;
-    s.halo_depth = halo.width == 0 ? s.tiling.steps : halo.width / reach;
+    s.sweeps_per_exchange = halo_layers(halo, s.tiling.steps, reach) / reach;
     s.overlap = halo.overlap;
     s.device_messages = !Impl::runs_on_host<DeviceExec> &&
                         use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));

@@ -4,7 +4,7 @@
 //! settings (fields, ghost layers, halo groups, walls) and which fields its
 //! outputs and checkpoints hold. Apps give it from a static `layout()`, so a
 //! run's memory and I/O can be planned without allocating anything
-//! (apps/RunPlan.hpp).
+//! (node-hybrid/RunPlan.hpp).
 
 #include "node-hybrid/HybridSettings.hpp"
 

@@ -1,0 +1,89 @@
+#include "node-hybrid/HybridDeck.hpp"
+
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/MachineModel.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+#include "node-hybrid/TuneCache.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <sstream>
+
+#include <unistd.h>
+
+namespace strata {
+
+std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dims) {
+  return {global.extent(X) / dims[X], global.extent(Y) / dims[Y], global.extent(Z) / dims[Z]};
+}
+
+int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach) {
+  const io::TimeTilingConfig& tiling = config.time_tiling;
+  if (!tiling.requested()) return 1;
+  int steps = tiling.steps;
+  // auto tries no more steps than every rank's box holds ghost layers for.
+  if (tiling.automatic && config.halo.width == 0)
+    for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
+  return steps;
+}
+
+int halo_layers(const io::HaloConfig& halo, int steps, int reach) {
+  return halo.width > 0 ? halo.width : steps * reach;
+}
+
+void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local) {
+  if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
+    time_tiling.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
+                                 std::to_string(local.extent(Y)) + " cells in x and y)");
+}
+
+std::string host_name() {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  return host;
+}
+
+std::string tune_key_suffix(const std::string& app, const Box& local, int layers) {
+  std::ostringstream machine;
+  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
+          << " depth=" << layers << " threads=" << host_threads() << " host=" << HostExecSpace::name()
+          << " device=" << DeviceExecSpace::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
+          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+  return machine.str();
+}
+
+int initial_host_planes(const io::RunConfig& config, const Box& local, int layers) {
+  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  return round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, layers);
+}
+
+HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
+                               const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int layers) {
+  const Box local = decomposition.local();
+  HybridSettings hybrid;
+  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  hybrid.share.automatic = share.automatic;
+  hybrid.share.rebalance_every = config.hybrid.rebalance_every;
+  hybrid.share.initial_planes = initial_host_planes(config, local, layers);
+  hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
+  const std::string machine = tune_key_suffix(app, local, layers);
+  const TuneCache cache(config.hybrid.tune_cache);
+  if (share.automatic) {
+    const std::string key = "share" + machine;
+    if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
+    hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
+  }
+  if (tiling.requested()) {
+    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
+    if (tiling.automatic) {
+      // The split changes what is fastest: a fixed share is part of the key.
+      const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
+                              " steps<=" + std::to_string(tiling.steps) + machine;
+      if (const auto entry = cache.lookup(key)) hybrid.tiling.cached_steps = entry->value;
+      hybrid.tiling.on_chosen = [cache, key](int steps, double seconds) { cache.store(key, TuneEntry{steps, seconds}); };
+    }
+  }
+  return hybrid;
+}
+
+}  // namespace strata

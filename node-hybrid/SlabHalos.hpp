@@ -1,0 +1,134 @@
+#pragma once
+//! \file SlabHalos.hpp
+//! A rank's halo groups on its two slabs: the fields a sweep reads
+//! (HybridSettings::exchanged, `sweeps_per_exchange` sweeps deep) and the app's named
+//! groups (HybridSettings::groups). A group's ghosts come by message from
+//! neighbour ranks (halo/HaloExchange.hpp, its messages partitioned at the
+//! cut) and from the other slab across the cut (node-hybrid/SlabInterface.hpp);
+//! walls are the slabs' own (node-hybrid/HybridSlabs.hpp).
+
+#include "decomposition/Decomposition.hpp"
+#include "framework/Timers.hpp"
+#include "halo/HaloExchange.hpp"
+#include "node-hybrid/HybridSettings.hpp"
+#include "node-hybrid/HybridSlabs.hpp"
+#include "node-hybrid/SlabInterface.hpp"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace strata {
+
+template <class DeviceExec, class HostExec>
+class SlabHalos {
+ public:
+  //! Fields whose ghosts are refreshed together: their exchange (messages
+  //! built once, partitioned at the cut) and the slab interface.
+  struct Group {
+    std::vector<int> fields;
+    std::unique_ptr<HaloExchange<DeviceExec, HostExec>> exchange;
+    std::optional<SlabInterface<DeviceExec, HostExec>> interface;
+  };
+
+  //! Messages in device memory (GPU-aware MPI) with `device_messages`.
+  SlabHalos(const Decomposition& decomposition, const HybridSettings& settings, bool device_messages)
+      : sweep_(make_group(decomposition, settings, settings.exchanged, settings.sweeps_per_exchange * settings.reach,
+                          settings.sweeps_per_exchange > 1 ? HaloShape::Full : HaloShape::Faces, device_messages)) {
+    for (const HaloGroup& g : settings.groups)
+      groups_.push_back(make_group(decomposition, settings, g.fields, g.layers, HaloShape::Full, device_messages));
+  }
+
+  //! The fields a sweep reads.
+  Group& sweep() { return sweep_; }
+  //! Named group `g`.
+  Group& group(int g) { return groups_.at(g); }
+
+  //! Each group's messages partitioned at the slabs' cut, and its interface.
+  void split(const HybridSlabs<DeviceExec, HostExec>& slabs) {
+    // An empty slab's box still spans its (no) planes at the cut.
+    const typename HaloExchange<DeviceExec, HostExec>::Cuts cuts{
+        slabs.device().owned.lo[Z], slabs.device().owned.hi[Z], slabs.host().owned.hi[Z]};
+    for (Group* group : all()) {
+      group->exchange->partition(cuts, slabs.ghosts(), slabs.device().exec, slabs.host().exec);
+      group->interface.reset();
+      if (!slabs.device().empty() && !slabs.host().empty()) group->interface.emplace(slabs.device(), group->fields);
+    }
+  }
+
+  //! Posts a group's messages.
+  void start_messages(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+    group.exchange->start(fields_of(slabs.device(), group.fields), fields_of(slabs.host(), group.fields), timers);
+  }
+
+  //! Starts copying the planes across the cut.
+  void start_interface(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+    auto timer = timers.time("interface");
+    if (group.interface) group.interface->start(slabs.device(), slabs.host());
+  }
+
+  //! Completes the interface, then the messages: whole interface planes
+  //! carry stale x/y ghost columns, which the messages then overwrite.
+  void finish(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+    {
+      auto timer = timers.time("interface");
+      if (group.interface) group.interface->finish(slabs.host());
+    }
+    group.exchange->finish(timers);
+  }
+
+  //! A group's ghosts from neighbours and across the cut (not the walls).
+  void refresh(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+    start_messages(group, slabs, timers);
+    start_interface(group, slabs, timers);
+    finish(group, slabs, timers);
+  }
+
+  //! True where some ghosts come by message or across the cut.
+  bool has_remote_faces() const { return sweep_.exchange->num_neighbors() > 0 || sweep_.interface.has_value(); }
+
+  //! True where the sweep group's messages go to other ranks.
+  bool has_neighbors() const { return sweep_.exchange->num_neighbors() > 0; }
+  //! Lets the sweep group's messages progress (MPI).
+  void progress() { sweep_.exchange->test(); }
+
+  //! Seconds the rank's messages were in flight, and seconds it blocked
+  //! waiting for them (the part not hidden behind compute).
+  std::array<double, 2> seconds() const {
+    std::array<double, 2> seconds{0.0, 0.0};
+    for (const Group* g : all()) {
+      seconds[0] += g->exchange->communication_seconds();
+      seconds[1] += g->exchange->exposed_seconds();
+    }
+    return seconds;
+  }
+
+ private:
+  static Group make_group(const Decomposition& decomposition, const HybridSettings& settings,
+                          const std::vector<int>& fields, int width, HaloShape shape, bool device_messages) {
+    std::vector<Stagger> staggers;
+    for (int f : fields) staggers.push_back(settings.fields.at(f).stagger);
+    Group group;
+    group.fields = fields;
+    group.exchange =
+        std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition, width, shape, staggers, device_messages);
+    return group;
+  }
+
+  std::vector<Group*> all() {
+    std::vector<Group*> all{&sweep_};
+    for (Group& g : groups_) all.push_back(&g);
+    return all;
+  }
+  std::vector<const Group*> all() const {
+    std::vector<const Group*> all{&sweep_};
+    for (const Group& g : groups_) all.push_back(&g);
+    return all;
+  }
+
+  Group sweep_;
+  std::vector<Group> groups_;
+};
+
+}  // namespace strata

@@ -1,0 +1,96 @@
+#pragma once
+//! \file SlabSweeps.hpp
+//! Sweeps of one kernel over both slabs with halo exchanges hidden behind
+//! them. With w > 1 sweeps per exchange (ghost-cell expansion) the exchange
+//! happens every w sweeps and the sweeps in between recompute the valid
+//! part of the ghosts, across the cut as across rank faces. An exchanging
+//! sweep computes each slab's interior (cells whose stencil reads no ghost)
+//! while the messages are in flight and the interface is copied, the
+//! device's queued first so the GPU computes while the host stages the
+//! interface and fills its own walls; then the boundary shell.
+
+#include "framework/Box.hpp"
+#include "framework/Region.hpp"
+#include "framework/Timers.hpp"
+#include "halo/WallGhosts.hpp"
+#include "node-hybrid/HybridSettings.hpp"
+#include "node-hybrid/HybridSlabs.hpp"
+#include "node-hybrid/SlabHalos.hpp"
+#include "node-hybrid/SlabKernels.hpp"
+
+#include <array>
+
+namespace strata {
+
+template <class DeviceExec, class HostExec>
+class SlabSweeps {
+ public:
+  SlabSweeps(const HybridSettings& settings, HybridSlabs<DeviceExec, HostExec>& slabs,
+             SlabHalos<DeviceExec, HostExec>& halos, SlabKernels<DeviceExec, HostExec>& kernels)
+      : settings_(settings), slabs_(slabs), halos_(halos), kernels_(kernels) {}
+
+  //! One sweep of the kernel `make_kernel(fields)` builds for a slab, over
+  //! each slab's owned cells and a deep halo's valid ghosts; the device may
+  //! still be running on return.
+  template <class MakeKernel>
+  void sweep(MakeKernel& make_kernel, Timers& timers) {
+    const int substep = substep_;
+    substep_ = (substep_ + 1) % settings_.sweeps_per_exchange;
+    const int extra = (settings_.sweeps_per_exchange - 1 - substep) * settings_.reach;
+    last_boxes_ = {grown_on(slabs_.device().owned, slabs_.device().remote, extra),
+                   grown_on(slabs_.host().owned, slabs_.host().remote, extra)};
+    if (substep == 0 && halos_.has_remote_faces()) {
+      exchanging_sweep(make_kernel, timers);
+    } else {
+      slabs_.fill_walls(settings_.exchanged, WallFill::All, timers);
+      auto timer = timers.time("interior");
+      kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+    }
+  }
+
+  //! A pointwise kernel over the cells the last sweep computed.
+  template <class MakeKernel>
+  void pointwise(MakeKernel& make_kernel) {
+    kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+  }
+
+  //! True at the start of an exchange cycle, where planes may move.
+  bool at_cycle_start() const { return substep_ == 0; }
+
+ private:
+  template <class MakeKernel>
+  void exchanging_sweep(MakeKernel& make_kernel, Timers& timers) {
+    const bool overlap = settings_.overlap;
+    const auto interior = [&](const auto& slab) {
+      return overlap ? interior_box(slab.owned, settings_.reach, slab.remote) : Box{};
+    };
+    const Box device_interior = interior(slabs_.device()), host_interior = interior(slabs_.host());
+    auto& halo = halos_.sweep();
+    halos_.start_messages(halo, slabs_, timers);
+    if (overlap) {
+      slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      auto timer = timers.time("interior");
+      kernels_.run_device({device_interior}, make_kernel);
+    }
+    halos_.start_interface(halo, slabs_, timers);
+    if (overlap) {
+      slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      auto timer = timers.time("interior");
+      kernels_.run_host({host_interior}, make_kernel, true);
+    }
+    halos_.finish(halo, slabs_, timers);
+    slabs_.fill_walls(settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, timers);
+    auto timer = timers.time("boundary");
+    kernels_.run(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
+                 make_kernel, false);
+  }
+
+  const HybridSettings& settings_;
+  HybridSlabs<DeviceExec, HostExec>& slabs_;
+  SlabHalos<DeviceExec, HostExec>& halos_;
+  SlabKernels<DeviceExec, HostExec>& kernels_;
+  std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
+  int substep_ = 0;                //!< sweeps since the last exchange
+};
+
+}  // namespace strata

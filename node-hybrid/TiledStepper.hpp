@@ -1,0 +1,252 @@
+#pragma once
+//! \file TiledStepper.hpp
+//! Time-tiled cycles of a StepUpdate (framework/StepUpdate.hpp) on a rank's
+//! two slabs: a cycle of k steps runs after one exchange of the stepped
+//! fields' ghosts, k x reach deep, as a tiled pass per slab
+//! (framework/TiledKernel.hpp) or, on a device, as k sweeps with their wall
+//! mirrors (framework/SweptCycle.hpp); a device slab over its memory budget
+//! goes chunk by chunk (node-hybrid/StreamedSlab.hpp). Also the choice of k
+//! for `time_tiling.steps: auto` (node-hybrid/TilingTuner.hpp) and each
+//! slab's tile shape.
+
+#include "decomposition/Decomposition.hpp"
+#include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/HostTileShape.hpp"
+#include "framework/ReduceOverCells.hpp"
+#include "framework/StepUpdate.hpp"
+#include "framework/SweptCycle.hpp"
+#include "framework/TiledKernel.hpp"
+#include "framework/Timers.hpp"
+#include "node-hybrid/HybridSettings.hpp"
+#include "node-hybrid/HybridSlabs.hpp"
+#include "node-hybrid/ShareMeasurement.hpp"
+#include "node-hybrid/TilingTuner.hpp"
+
+#include <algorithm>
+#include <array>
+#include <ostream>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace strata {
+
+//! The states an update reads: fields `stepped[f].first` of a slab.
+template <class Update, class Fields>
+StateIn<Update::fields> stepped_state(const std::vector<std::pair<int, int>>& stepped, const Fields& fields) {
+  StateIn<Update::fields> in;
+  for (int f = 0; f < Update::fields; ++f) in[f] = fields[stepped[f].first].cells();
+  return in;
+}
+
+//! The next states an update writes (`stepped[f].second`), or with `next` false its states.
+template <class Update, class Fields>
+StateOut<Update::fields> stepped_next(const std::vector<std::pair<int, int>>& stepped, const Fields& fields,
+                                      bool next = true) {
+  StateOut<Update::fields> out;
+  for (int f = 0; f < Update::fields; ++f) out[f] = fields[next ? stepped[f].second : stepped[f].first].cells();
+  return out;
+}
+
+template <class DeviceExec, class HostExec>
+class TiledStepper {
+ public:
+  //! An automatic choice an earlier run cached is taken here, where every rank found the same.
+  TiledStepper(const Decomposition& decomposition, const HybridSettings& settings,
+               HybridSlabs<DeviceExec, HostExec>& slabs)
+      : decomposition_(decomposition),
+        settings_(settings),
+        slabs_(slabs),
+        tuner_(settings.tiling.steps, settings.tiling.automatic) {
+    adopt_cached();
+  }
+
+  bool tiled() const { return settings_.tiling.steps > 1 || settings_.tiling.automatic; }
+  //! Steps of the coming cycle (the candidate being measured while tuning), 1 untiled.
+  int cycle_steps() const { return tiled() ? tuner_.steps() : 1; }
+  bool tuning() const { return tuner_.tuning(); }
+
+  //! A cycle of `steps` steps on both slabs, the device's queued first; the
+  //! device may still be running on return. With `timed`, each slab's
+  //! seconds go to the share measurement.
+  template <class Update>
+  void run(const Update& update, int steps, bool timed, ShareMeasurement& measurement) {
+    // A streamed device slab waits on its copies stage by stage; the host
+    // slab's tiles run in between (on a GPU they overlap the copies and
+    // the chunks' compute), but where the slabs are timed, after it.
+    const bool host_between_stages = slabs_.device_streams() && !timed;
+    if (!slabs_.device().empty()) {
+      const double t0 = Timers::now();
+      if (slabs_.device_streams())
+        stream_tiles(update, steps, host_between_stages);  // returns with the device's work done
+      else
+        run_tiles(slabs_.device(), update, steps, 0);
+      if (timed) {
+        slabs_.device().exec.fence();
+        measurement.add_device_seconds(Timers::now() - t0);
+      }
+    }
+    if (!slabs_.host().empty() && !host_between_stages) {
+      const double t0 = Timers::now();
+      run_tiles(slabs_.host(), update, steps, 1);
+      slabs_.host().exec.fence();
+      if (timed) measurement.add_host_seconds(Timers::now() - t0);
+    }
+  }
+
+  //! While tuning: a cycle of `steps` steps took `seconds` on this rank.
+  //! Collective (the slowest rank's time counts).
+  void measured(int steps, double seconds) {
+    std::array<double, 1> slowest{seconds};
+    allreduce_over_ranks<Max>(slowest, decomposition_.comm());
+    tuner_.measured(steps, slowest[0]);
+    if (tuner_.chosen() && settings_.tiling.on_chosen)
+      settings_.tiling.on_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
+  }
+
+  //! Rank 0: the cycle length and tiles, and how an automatic choice was made.
+  void report(std::ostream& out) const {
+    if (!tiled() || decomposition_.rank() != 0) return;
+    out << "time tiling: " << tuner_.steps() << " step(s) per cycle, one exchange each; rank 0's tiles (x by y):";
+    for (int s = 0; s < 2; ++s)
+      if (tiles_[s][0] > 0) out << (s == 0 ? " device slab " : " host slab ") << tiles_[s][0] << "x" << tiles_[s][1];
+    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n"
+                                         : " (chosen per slab: host plane windows within " +
+                                               std::to_string(host_tile_cache_bytes() >> 10) + " KiB per thread)\n");
+    if (tuner_.adopted()) {
+      out << "time tiling: auto took " << *tuner_.chosen()
+          << " step(s) from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
+    } else if (tuner_.chosen()) {
+      out << "time tiling: auto chose " << *tuner_.chosen() << " from measured seconds per step:";
+      for (const TilingTuner::Trial& t : tuner_.trials()) out << " " << t.steps << ": " << t.seconds_per_step;
+      out << "\n";
+    } else if (settings_.tiling.automatic) {
+      out << "time tiling: auto still measuring when the run ended (" << tuner_.trials().size()
+          << " candidate(s) done)\n";
+    }
+  }
+
+ private:
+  // Every rank cycles alike: an earlier run's automatic choice is taken
+  // only where every rank found the same one in the cache.
+  void adopt_cached() {
+    if (!settings_.tiling.automatic) return;
+    const int cached = settings_.tiling.cached_steps.value_or(0);
+    std::array<double, 1> low{double(cached)}, high{double(cached)};
+    allreduce_over_ranks<Min>(low, decomposition_.comm());
+    allreduce_over_ranks<Max>(high, decomposition_.comm());
+    if (cached >= 1 && cached <= settings_.tiling.steps && low[0] == high[0]) tuner_.adopt(cached);
+  }
+
+  // A slab's tiled cycle with its tile; `which`: 0 the device slab, 1 the
+  // host slab (the report shows their tiles).
+  template <class Update, class S>
+  TiledCycle<Update::fields> tiled_cycle_of(const S& slab, int steps, int which) {
+    TiledCycle<Update::fields> cycle = slab_cycle<Update>(slab, steps);
+    cycle.tile = tile_shape(cycle, slab.exec);
+    tiles_[which] = cycle.tile;
+    return cycle;
+  }
+
+  // On a device a cycle's levels are sweeps and their wall mirrors
+  // (framework/SweptCycle.hpp): the tiled kernel's one thread block per
+  // tile leaves most of a GPU idle, where a sweep spreads a level's cells
+  // over the whole device (docs/performance-notes.md). The levels alternate
+  // between the next state and the state, which level 1 alone reads: at an
+  // odd count the last lands in the next state, where tiles leave it; at an
+  // even count in the state, and the slab's pairs swap so that its next
+  // state names it. Either way no memory beyond the slab's fields.
+  template <class Update, class S>
+  void run_tiles(S& slab, const Update& update, int steps, int which) {
+    const TiledCycle<Update::fields> cycle = tiled_cycle_of<Update>(slab, steps, which);
+    const auto in = stepped_state<Update>(settings_.stepped, slab.fields);
+    const auto next = stepped_next<Update>(settings_.stepped, slab.fields);
+    const bool sweeps = !Impl::runs_on_host<std::decay_t<decltype(slab.exec)>> ||
+                        (which == 0 && settings_.device_sweeps);
+    if (!sweeps) {
+      run_tiled_cycle(slab.exec, update, in, next, cycle);
+      return;
+    }
+    const auto state = stepped_next<Update>(settings_.stepped, slab.fields, false);
+    if (steps % 2 == 1) {
+      run_swept_cycle(slab.exec, update, in, state, next, cycle);
+      return;
+    }
+    run_swept_cycle(slab.exec, update, in, next, state, cycle);
+    for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
+  }
+
+  // The device slab's cycle chunk by chunk through the streamed slab's
+  // buffers; `with_host`: the host slab's cycle too, its tiles in portions
+  // spread over the stream's stages (a portion per stage where there are
+  // enough tiles; at least a tile per thread, so each keeps the threads busy).
+  template <class Update>
+  void stream_tiles(const Update& update, int steps, bool with_host) {
+    std::vector<int> state, next;
+    for (const auto& [s, n] : settings_.stepped) state.push_back(s), next.push_back(n);
+    const Slab<HostExec>& host_slab = slabs_.host();
+    const bool host = with_host && !host_slab.empty();
+    const TiledCycle<Update::fields> host_cycle =
+        host ? tiled_cycle_of<Update>(host_slab, steps, 1) : TiledCycle<Update::fields>{};
+    const int host_tiles = host ? host_cycle.num_tiles() : 0;
+    const auto host_share = [&](int stage, int stages) {
+      if (!host) return;
+      // Portions spread evenly over the stages: portion p at about stage (p + 1/2) stages / portions.
+      const int portions = std::clamp(host_tiles / host_slab.exec.concurrency(), 1, stages);
+      const auto first_tile = [&](int s) { return host_tiles * ((s * portions + stages / 2) / stages) / portions; };
+      const TileSpan span{first_tile(stage), first_tile(stage + 1)};
+      run_tiled_cycle(host_slab.exec, update, stepped_state<Update>(settings_.stepped, host_slab.fields),
+                      stepped_next<Update>(settings_.stepped, host_slab.fields), host_cycle, span);
+      host_slab.exec.fence();
+    };
+    const auto chunk_tile = [&](const TiledCycle<Update::fields>& chunk) {
+      return tiles_[0] = tile_shape(chunk, slabs_.device().exec);
+    };
+    slabs_.streamed().run(update, fields_of(slabs_.device(), state), fields_of(slabs_.device(), next),
+                          slab_cycle<Update>(slabs_.device(), steps), chunk_tile, host_share);
+  }
+
+  // A tiled cycle of `steps` steps over a slab's owned cells (no tile yet).
+  template <class Update, class S>
+  TiledCycle<Update::fields> slab_cycle(const S& slab, int steps) const {
+    constexpr int N = Update::fields;
+    TiledCycle<N> cycle;
+    cycle.levels = steps;
+    cycle.reach = Update::reach;
+    cycle.owned = slab.owned;
+    cycle.walls = slab.walls;
+    for (int f = 0; f < N; ++f) {
+      const int id = settings_.stepped[f].first;
+      STRATA_REQUIRE(settings_.fields[id].stagger == cell_centred(),
+                     "time tiling: field " << settings_.fields[id].name << " is not cell-centred");
+      const WallConditions conditions = slabs_.wall_conditions(id);
+      for (int a = 0; a < 3; ++a) {
+        STRATA_REQUIRE(conditions[a].mirror_inset == 0, "time tiling: walls mirror across the wall itself");
+        const bool dirichlet = conditions[a].kind == WallKind::Dirichlet;
+        cycle.mirror[f][a] = {dirichlet ? 2.0 * conditions[a].value : 0.0, dirichlet ? -1.0 : 1.0};
+      }
+    }
+    return cycle;
+  }
+
+  // The deck's tile (at least the reach wide), or one chosen for the slab.
+  template <int N, class Exec>
+  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec) const {
+    const TileShape& given = settings_.tiling.tile;
+    if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
+    if constexpr (Impl::runs_on_host<Exec>)
+      return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes());
+    else
+      return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
+  }
+
+  const Decomposition& decomposition_;
+  const HybridSettings& settings_;
+  HybridSlabs<DeviceExec, HostExec>& slabs_;
+  TilingTuner tuner_;
+  std::array<TileShape, 2> tiles_{};  //!< the last cycle's tiles, device and host slab
+};
+
+}  // namespace strata
