@@ -32,5 +32,5 @@ cmake --build "$build" -j "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
-ctest --output-on-failure -j 1 -R '_np_[12]$' -LE timing
-echo "sanitizers: ASan + UBSan build ran the 1- and 2-rank tests clean ($((SECONDS - start)) s)"
+ctest --output-on-failure -j 1 -R '_np_[12]$|^unit[.]' -LE timing
+echo "sanitizers: ASan + UBSan build ran the unit and the 1- and 2-rank tests clean ($((SECONDS - start)) s)"

@@ -18,7 +18,7 @@
 # The CUDA build is scripts/check-cuda-build.sh's (Kokkos and objects
 # cached): a second run rebuilds what changed and repacks only when a packed
 # file is newer than the archive. STRATA_BUNDLE_BUILD=DIR packs an existing
-# build instead, a CPU-only one included (tests/gpu-bundle-check.sh
+# build instead, a CPU-only one included (tests/scripts/gpu-bundle-check.sh
 # runs such a bundle with the system's MPI and HDF5 hidden).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

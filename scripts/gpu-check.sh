@@ -96,7 +96,7 @@ if ((cpu)); then
   clover_deck=inputs/clover_test1.in summary_deck=tests/cloverleaf/corpus/blast_corner.in
   summary_reference=tests/cloverleaf/corpus/blast_corner.summary
   stream_args=(96 4 10 96) ooc_n=96 ooc_k=4 ooc_mib=10 ooc_steps=16
-  tests_default='^test_(box_region|field_launch|share_control)_np_1$'
+  tests_default='^unit[.](Box|FieldLaunch|ShareController)$'
 else
   mode=gpu
   bandwidth_mib=1024 heat_n=512 heat_steps=2000 cardiac_n=256 cardiac_steps=1000

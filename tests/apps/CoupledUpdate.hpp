@@ -5,6 +5,7 @@
 //! neighbour with its own weight, walls with nonzero Dirichlet values beside
 //! Neumann walls, and an initial state with no symmetry to hide a mistake.
 
+#include "framework/HostBlock.hpp"
 #include "framework/TiledCycle.hpp"
 #include "halo/WallGhosts.hpp"
 
@@ -41,6 +42,16 @@ struct Coupled {
 inline double coupled_initial_value(int field, int i, int j, int k) {
   return field == 0 ? std::sin(0.37 * i + 0.71 * j - 0.23 * k) + 0.05 * ((i + 2 * j + 3 * k) % 5)
                     : 0.5 + 0.4 * std::cos(0.29 * i - 0.53 * j + 0.91 * k);
+}
+
+//! coupled_initial_value of `field` on `box`, laid out as HybridDomain::gather returns it.
+inline HostBlock coupled_initial_block(const Box& box, int field) {
+  HostBlock b("test::initial", box.extent(Z), box.extent(Y), box.extent(X));
+  for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+    for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+      for (int i = box.lo[X]; i < box.hi[X]; ++i)
+        b(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) = coupled_initial_value(field, i, j, k);
+  return b;
 }
 
 //! Field `n` of the pair at level 0: coupled_initial_value on the cells of

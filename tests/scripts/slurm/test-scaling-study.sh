@@ -2,9 +2,9 @@
 # Submits generated weak and strong scaling studies (1, 2, 4, 8 ranks, two
 # CPU shares) to a real one-node Slurm started here, collects the reports and
 # checks the table and plots. Exit 77 (ctest: skipped) without Slurm or root.
-#   tests/slurm/test-scaling-study.sh STRATA_BINARY
+#   tests/scripts/slurm/test-scaling-study.sh STRATA_BINARY
 set -euo pipefail
-root=$(cd "$(dirname "$0")/../.." && pwd)
+root=$(cd "$(dirname "$0")/../../.." && pwd)
 export STRATA_BIN=$1
 python=/usr/bin/python3  # Debian's, with python3-matplotlib
 
@@ -14,9 +14,9 @@ done
 [[ $(id -u) -eq 0 ]] || { echo "SKIP: slurmd needs root"; exit 77; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-slurm.XXXXXX")
-cleanup() { "$root/tests/slurm/local-cluster.sh" stop "$work/cluster"; rm -rf "$work"; }
+cleanup() { "$root/tests/scripts/slurm/local-cluster.sh" stop "$work/cluster"; rm -rf "$work"; }
 trap cleanup EXIT
-eval "$("$root/tests/slurm/local-cluster.sh" start "$work/cluster")"
+eval "$("$root/tests/scripts/slurm/local-cluster.sh" start "$work/cluster")"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

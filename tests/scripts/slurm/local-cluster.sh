@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, for tests: munged, slurmctld and
 # slurmd from Debian's packages, all state under one directory, no systemd.
-#   tests/slurm/local-cluster.sh start DIR   # prints "export SLURM_CONF=..."
-#   tests/slurm/local-cluster.sh stop DIR
+#   tests/scripts/slurm/local-cluster.sh start DIR   # prints "export SLURM_CONF=..."
+#   tests/scripts/slurm/local-cluster.sh stop DIR
 # Runs as root (slurmd needs it); declares 8 CPUs whatever the core count.
 set -euo pipefail
 action=$1

@@ -4,9 +4,9 @@
 # small sizes must run and pass, give a results.json that the documented
 # schema accepts with a value for every figure, and a results.md; --compare
 # must name a figure that fell by more than 5% either way (and only those).
-#   tests/gpu-check-cpu.sh BUILD_DIR
+#   tests/scripts/gpu-check-cpu.sh BUILD_DIR
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-gpu-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }

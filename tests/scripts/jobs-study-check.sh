@@ -3,9 +3,9 @@
 # submits anything: a study with one impossible point (128 ranks on 4^3
 # cells) stops on that point with strata's message and leaves no job set; the
 # same study without it writes its job set. No Slurm needed.
-#   tests/jobs-study-check.sh STRATA_BINARY
+#   tests/scripts/jobs-study-check.sh STRATA_BINARY
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 strata=$1
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-study.XXXXXX")
 trap 'rm -rf "$work"' EXIT

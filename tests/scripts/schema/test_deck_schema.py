@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The deck JSON Schema (docs/strata-deck.schema.json) against real decks.
 
-  tests/schema/test_deck_schema.py STRATA
+  tests/scripts/schema/test_deck_schema.py STRATA
 
 Accepted: every YAML deck in inputs/ and tests/decks/good, and what
 `strata DECK --print-deck` prints for each (which must also pass
@@ -24,7 +24,7 @@ except ImportError as missing:
     print("test_deck_schema: skipped, no %s (Debian: python3-jsonschema python3-yaml)" % missing.name)
     sys.exit(77)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 REJECTED = [
     "alpha_misspelled", "alpha_negative", "cells_fraction", "cells_missing", "cells_two_values", "cells_zero",

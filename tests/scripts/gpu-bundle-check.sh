@@ -7,9 +7,9 @@
 #    ranks and the check's tests part with the system's Open MPI, PMIx and
 #    every library the bundle holds hidden (a private mount namespace), so
 #    the packed libraries and the relocated Open MPI are what ran.
-#   tests/gpu-bundle-check.sh [CPU_BUILD_DIR]   (default build)
+#   tests/scripts/gpu-bundle-check.sh [CPU_BUILD_DIR]   (default build)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+root=$(cd "$(dirname "$0")/../.." && pwd)
 cpu_build=$(cd "${1:-$root/build}" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/strata-bundle.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -70,9 +70,11 @@ done
 cd "$work"
 OMP_NUM_THREADS=1 "$bundle/strata-env" mpiexec -n 2 --oversubscribe --bind-to none strata "$bundle/inputs/heat.yaml" \
   --set "grid.cells=[16,16,16]" --set time.steps=4 --set output.write_every=0 --set report.json=~ --set report.csv=~
-STRATA_CHECK_TESTS='^test_(box_region_np_1|halo_np_2)\$' OMP_NUM_THREADS=1 "$bundle/scripts/gpu-check.sh" tests "$work/cpu-results"
+STRATA_CHECK_TESTS='^(unit[.]Box|test_halo_np_2)\$' OMP_NUM_THREADS=1 "$bundle/scripts/gpu-check.sh" tests "$work/cpu-results"
 EOF
 "${namespace[@]}" bash "$work/hidden.sh" >"$work/hidden.out" 2>&1 || { cat "$work/hidden.out" >&2; fail "the CPU bundle did not run alone"; }
 grep -q "^done: 4 steps" "$work/hidden.out" || { cat "$work/hidden.out" >&2; fail "no strata run"; }
-grep -q $'^test_halo_np_2\tpassed' "$work/cpu-results/tests.tsv" || { cat "$work/hidden.out" >&2; fail "the tests part did not pass"; }
+for test in unit.Box test_halo_np_2; do
+  grep -q "^$test"$'\tpassed' "$work/cpu-results/tests.tsv" || { cat "$work/hidden.out" >&2; fail "$test did not pass in the tests part"; }
+done
 echo "PASS: a bundle runs strata on 2 ranks and the check's tests with the system's MPI and libraries hidden"

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # ParaView (pvbatch, under xvfb-run) opens every app's output series as a
 # user would, two steps written by two ranks, and finds every array with the
-# run's own values (tests/paraview/reads-output.py). Skipped (77) where
+# run's own values (tests/scripts/paraview/reads-output.py). Skipped (77) where
 # pvbatch or xvfb-run is missing: .ci/run installs them.
-#   tests/paraview/reads-output.sh STRATA_BINARY
+#   tests/scripts/paraview/reads-output.sh STRATA_BINARY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/../.." && pwd)
+root=$(cd "$here/../../.." && pwd)
 strata=$1
 command -v pvbatch >/dev/null && command -v xvfb-run >/dev/null && command -v h5dump >/dev/null ||
   { echo "SKIP: pvbatch, xvfb-run or h5dump missing (Debian: paraview python3-paraview xvfb hdf5-tools)"; exit 77; }

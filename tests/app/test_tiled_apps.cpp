@@ -1,0 +1,273 @@
+// Time-tiled heat3d and cardiac against untiled runs, bit for bit: through
+// the framework's time loop (cycles cut at cardiac's S2 stimulus), and
+// through the strata driver (cycles cut at output and checkpoint steps,
+// restart from a checkpoint inside a cycle).
+
+#include "apps/cardiac/Cardiac.hpp"
+#include "apps/heat3d/Heat3d.hpp"
+#include "framework/TimeLoop.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+#include "tests/BlockCompare.hpp"
+#include "tests/CheckpointFiles.hpp"
+#include "tests/DriverRun.hpp"
+#include "tests/RankGrids.hpp"
+#include "tests/TestData.hpp"
+#include "tests/apps/CoupledUpdate.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+using test::world_rank;
+
+// ---------------------------------------------------------------------------
+// heat3d and cardiac through the time loop
+
+struct AppCase {
+  std::array<int, 3> dims;
+  std::array<int, 3> cells;
+  std::array<bool, 3> periodic{false, false, false};
+  int steps_per_cycle = 1;
+  double share = 0.0;
+  bool automatic_share = false;  // the share tuner moves planes between cycles
+};
+
+std::string describe(const AppCase& c) {
+  std::ostringstream s;
+  s << "dims " << c.dims[0] << "x" << c.dims[1] << "x" << c.dims[2] << ", cells " << c.cells[0] << "x" << c.cells[1]
+    << "x" << c.cells[2] << ", periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2] << ", "
+    << c.steps_per_cycle << " steps per cycle, share " << (c.automatic_share ? "auto from " : "") << c.share;
+  return s.str();
+}
+
+struct AppResult {
+  std::vector<HostBlock> fields;
+  std::vector<int> cycle_ends;
+  std::set<int> host_planes;
+};
+
+HybridSettings app_hybrid(const AppCase& c, const Decomposition& decomposition) {
+  HybridSettings hybrid;
+  hybrid.tiling.steps = c.steps_per_cycle;
+  hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, c.steps_per_cycle);
+  if (c.automatic_share) {
+    hybrid.share.automatic = true;
+    hybrid.share.sweeps_per_interval = 1;
+    hybrid.share.rebalance_every = 1;
+  }
+  return hybrid;
+}
+
+io::GridConfig app_grid(const AppCase& c) {
+  io::GridConfig grid;
+  grid.cells = c.cells;
+  grid.periodic = c.periodic;
+  return grid;
+}
+
+// `steps` of `dt` through run_time_loop, then `names` gathered.
+template <class App>
+AppResult run_app(App& app, const Decomposition& decomposition, int steps, double dt,
+                  const std::vector<std::string>& names) {
+  AppResult result;
+  TimeLoopSettings settings;
+  settings.steps = steps;
+  settings.dt = dt;
+  settings.report_every = 0;
+  settings.after_step = [&](int step, double, double) {
+    result.cycle_ends.push_back(step);
+    result.host_planes.insert(app.domain().host_planes());
+  };
+  std::ostringstream out;
+  const TimeLoopResult loop = run_time_loop(app, settings, decomposition.comm(), out);
+  EXPECT_EQ(loop.outcome, RunOutcome::Completed) << loop.stop_reason;
+  for (const std::string& name : names) result.fields.push_back(app.gather(name));
+  return result;
+}
+
+constexpr int heat_steps = 19;
+
+AppResult run_heat(MPI_Comm comm, const AppCase& c) {
+  const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
+  heat3d::Heat3d<> heat(app_grid(c), heat3d::HeatParams{0.8}, decomposition, io::HaloConfig{},
+                        app_hybrid(c, decomposition));
+  heat.scatter("u", test::coupled_initial_block(decomposition.local(), 0));  // no symmetry about any wall
+  return run_app(heat, decomposition, heat_steps, 0.9 * heat.stable_dt(), {"u"});
+}
+
+double cardiac_dt(const AppCase& c, const cardiac::CardiacParams& p) {
+  const io::GridConfig grid = app_grid(c);
+  return 0.9 * cardiac::stable_dt(p, {grid.spacing(X), grid.spacing(Y), grid.spacing(Z)});
+}
+
+cardiac::CardiacParams cardiac_params(const AppCase& c) {
+  cardiac::CardiacParams p;
+  p.diffusion = 1e-2;
+  p.s1_width = 0.2;
+  // The S2 stimulus at the start of step 8: a cycle must end after step 7.
+  p.s2_time = 6.5 * cardiac_dt(c, p);
+  return p;
+}
+
+constexpr int cardiac_steps = 17;
+constexpr int cardiac_s2_step = 7;  // steps done when S2 fires
+
+AppResult run_cardiac(MPI_Comm comm, const AppCase& c) {
+  const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
+  const cardiac::CardiacParams params = cardiac_params(c);
+  cardiac::Cardiac<> model(app_grid(c), params, decomposition, io::HaloConfig{}, app_hybrid(c, decomposition));
+  return run_app(model, decomposition, cardiac_steps, cardiac_dt(c, params), {"e", "r"});
+}
+
+int mismatches(const AppResult& run, const AppResult& reference, const Box& local) {
+  int bad = 0;
+  for (std::size_t f = 0; f < run.fields.size(); ++f)
+    bad += test::mismatches_over_ranks(run.fields[f], reference.fields[f], local);
+  return bad;
+}
+
+// One per distinct rank grid, unevenly split, 8 or more cells per rank
+// along a split axis (a cycle of 8 steps needs a halo 8 deep).
+std::vector<AppCase> app_grids() { return test::cases_on_uneven_grids<AppCase>(MPI_COMM_WORLD, {9, 9, 17}); }
+
+void expect_app_tiled_equals_untiled(AppResult (*run)(MPI_Comm, const AppCase&), int s2_step) {
+  const std::vector<std::array<bool, 3>> periodics = {{false, false, false}, {false, true, true}};
+  const std::vector<double> shares = {0.0, 0.5, 1.0};
+  for (AppCase grid : app_grids()) {
+    for (std::size_t p = 0; p < periodics.size(); ++p) {
+      grid.periodic = periodics[p];
+      const AppResult reference = run(MPI_COMM_SELF, AppCase{{1, 1, 1}, grid.cells, grid.periodic});
+      const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]),
+                                        grid.dims, grid.periodic);
+      for (int k = 1; k <= 8; ++k) {
+        AppCase c = grid;
+        c.steps_per_cycle = k;
+        c.share = shares[(k + p) % shares.size()];
+        c.automatic_share = (k + p) % 4 == 1;
+        const AppResult tiled = run(MPI_COMM_WORLD, c);
+        EXPECT_EQ(mismatches(tiled, reference, decomposition.local()), 0) << describe(c);
+        // The cycles were k steps long, except where something cut them.
+        int longest = 0;
+        for (std::size_t n = 0; n < tiled.cycle_ends.size(); ++n)
+          longest = std::max(longest, tiled.cycle_ends[n] - (n ? tiled.cycle_ends[n - 1] : 0));
+        EXPECT_EQ(longest, k) << describe(c);
+        if (s2_step > 0) {
+          EXPECT_EQ(std::count(tiled.cycle_ends.begin(), tiled.cycle_ends.end(), s2_step), 1)
+              << "no cycle ended before the S2 stimulus: " << describe(c);
+        }
+        if (c.automatic_share && decomposition.local().extent(Z) >= 2 * k) {
+          EXPECT_GE(tiled.host_planes.size(), 2u) << "the planes never moved: " << describe(c);
+        }
+      }
+    }
+  }
+}
+
+TEST(TiledApps, Heat3dEqualsUntiled) { expect_app_tiled_equals_untiled(run_heat, 0); }
+
+// The S2 stimulus falls inside a cycle of every length but 1 and 7.
+TEST(TiledApps, CardiacEqualsUntiledWithS2InsideACycle) {
+  expect_app_tiled_equals_untiled(run_cardiac, cardiac_s2_step);
+}
+
+// ---------------------------------------------------------------------------
+// The strata driver: output and checkpoint steps inside a cycle, restart
+
+std::vector<std::string> driver_args(const std::string& deck, const std::string& dir, const std::string& run,
+                                     int steps, int tiled_steps) {
+  return {deck, "--set", "time.end_time=~", "--set", "time.steps=" + std::to_string(steps), "--set",
+          "output.report_every=0", "--set", "output.write_every=" + std::to_string(steps), "--set",
+          "output.dir=" + dir + "/" + run, "--set", "report.json=", "--set", "checkpoint.dir=" + dir + "/" + run,
+          "--set", "checkpoint.every=5", "--set", "time_tiling.steps=" + std::to_string(tiled_steps)};
+}
+
+void expect_run(const std::vector<std::string>& args, const std::string& tiling_line) {
+  const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, args);
+  EXPECT_EQ(run.code, 0) << run.err;
+  if (world_rank() == 0 && !tiling_line.empty()) {
+    EXPECT_NE(run.out.find(tiling_line), std::string::npos) << run.out;
+  }
+}
+
+void expect_same_files(const std::string& a, const std::string& b, const std::vector<std::string>& fields,
+                       const std::array<int, 3>& cells) {
+  for (const std::string& f : fields)
+    test::expect_identical(test::read_all(MPI_COMM_WORLD, a, f, cells), test::read_all(MPI_COMM_WORLD, b, f, cells),
+                           a + ":" + f + " vs " + b);
+}
+
+std::string tiling_line(int k) { return "time tiling: " + std::to_string(k) + " step(s) per cycle"; }
+
+// Checkpoints every 5 steps and output at the last step cut the cycles
+// (5 is no multiple of the cycle lengths); runs restarted from the tiled
+// run's checkpoint at step 5, tiled otherwise and on another share, and
+// the untiled run all end with the same fields.
+void expect_driver_runs_agree(const std::string& app, const std::vector<std::string>& extra,
+                              const std::vector<std::string>& fields, const std::array<int, 3>& cells) {
+  const std::string dir = test::scratch_dir("tiling", app);
+  const std::string deck = strata::test::data_dir() + (app == "heat3d" ? "/decks/good/small_heat.yaml"
+                                                                                 : "/../inputs/cardiac.yaml");
+  const int steps = 13;
+  const auto args = [&](const std::string& run, int k) {
+    auto a = driver_args(deck, dir, run, steps, k);
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  const auto output = [&](const std::string& run) {
+    return dir + "/" + run + "/" + app + "_0000" + std::to_string(steps) + ".h5";
+  };
+  const auto checkpoint = [&](const std::string& run, int step) {
+    return dir + "/" + run + "/" + app + "_00000" + std::to_string(step) + ".chk.h5";
+  };
+  expect_run(args("untiled", 1), "");
+  for (int k : {3, 4, 8}) {
+    const std::string run = "tiled" + std::to_string(k);
+    expect_run(args(run, k), tiling_line(k));
+    expect_same_files(output(run), output("untiled"), fields, cells);
+    expect_same_files(checkpoint(run, 5), checkpoint("untiled", 5), fields, cells);
+  }
+  auto restarted = args("restarted", 3);
+  restarted.insert(restarted.end(), {"--restart", checkpoint("tiled4", 5), "--set", "hybrid.cpu_share=0.5"});
+  expect_run(restarted, tiling_line(3));
+  expect_same_files(output("restarted"), output("untiled"), fields, cells);
+  auto untiled_restart = args("untiled_restart", 1);
+  untiled_restart.insert(untiled_restart.end(), {"--restart", checkpoint("tiled8", 5)});
+  expect_run(untiled_restart, "");
+  expect_same_files(output("untiled_restart"), output("untiled"), fields, cells);
+}
+
+TEST(TiledDriver, Heat3dOutputCheckpointsAndRestartEqualUntiled) {
+  expect_driver_runs_agree("heat3d", {"--set", "grid.cells=[17,18,19]", "--set", "grid.periodic=[false,true,false]"},
+                           {"u"}, {17, 18, 19});
+}
+
+TEST(TiledDriver, CardiacOutputCheckpointsAndRestartEqualUntiled) {
+  const std::array<int, 3> cells{18, 17, 19};
+  cardiac::CardiacParams p;
+  p.diffusion = 1e-3;
+  const double dt = 0.9 * cardiac::stable_dt(p, {0.25 / cells[0], 0.25 / cells[1], 0.25 / cells[2]});
+  char dt_text[64], s2_text[64];
+  std::snprintf(dt_text, sizeof dt_text, "time.dt=%.17g", dt);
+  std::snprintf(s2_text, sizeof s2_text, "cardiac.s2_time=%.17g", 7.5 * dt);  // S2 starts step 9, after the restart
+  expect_driver_runs_agree("cardiac",
+                           {"--set", "grid.cells=[18,17,19]", "--set", "grid.domain={lo: [0, 0, 0], hi: [0.25, 0.25, 0.25]}",
+                            "--set", "cardiac.diffusion=1e-3", "--set", "cardiac.s1_width=0.2", "--set", dt_text,
+                            "--set", s2_text, "--set", "time.cfl=~"},
+                           {"e", "r"}, cells);
+}
+
+}  // namespace
+}  // namespace strata

@@ -1,0 +1,70 @@
+// What a deck's halo, hybrid and time_tiling sections make of a rank's
+// node-hybrid set-up (node-hybrid/HybridDeck.hpp), which a run and
+// `strata --check` share: cycle steps, ghost layers, the first split and
+// the tune cache key.
+#include "framework/MachineModel.hpp"
+#include "io/Deck.hpp"
+#include "io/RunConfig.hpp"
+#include "node-hybrid/HybridDeck.hpp"
+#include "node-hybrid/SlabSplit.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace strata {
+namespace {
+
+io::RunConfig config_of(const std::string& extra) {
+  io::Deck deck = io::Deck::parse("app: heat3d\ngrid: {cells: [40, 30, 20]}\ntime: {steps: 10}\n" + extra, "test.yaml");
+  return io::read_run_config(deck);
+}
+
+TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
+  EXPECT_EQ(cycle_steps(config_of(""), {40, 30, 20}, 1), 1);
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 3}\n"), {40, 30, 20}, 1), 3);
+  // auto tries no more steps than the smallest box holds ghost layers for...
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 20}, 1), io::most_auto_tiled_steps);
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 3, 20}, 1), 3);
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 5}, 2), 2);
+  // ...unless the deck gives the halo width, which bounds it instead.
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\nhalo: {width: 2}\n"), {40, 3, 20}, 1), 2);
+}
+
+TEST(HybridDeck, HaloLayersAreTheWidthOrStepsTimesReach) {
+  EXPECT_EQ(halo_layers(config_of("").halo, 1, 1), 1);
+  EXPECT_EQ(halo_layers(config_of("").halo, 4, 2), 8);
+  EXPECT_EQ(halo_layers(config_of("halo: {width: 6}\n").halo, 4, 2), 6);
+}
+
+TEST(HybridDeck, SmallestBoxOfARankGrid) {
+  const Box global = box_of_size(40, 31, 20);
+  EXPECT_EQ(smallest_box(global, {3, 2, 1}), (std::array<int, 3>{13, 15, 20}));
+}
+
+TEST(HybridDeck, FirstSplitIsThisHostsShareRounded) {
+  const Box local = box_of_size(8, 8, 40);
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.25}\n"), local, 2), 10);
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: auto}\n"), local, 2), 20);
+  // A slab thinner than its ghost layers is no slab: 1 plane rounds to none.
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n"), local, 2), round_host_planes(40, 0.03, 2));
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n"), local, 2), 0);
+  // A host pattern matching this node takes precedence over cpu_share.
+  const io::RunConfig by_host =
+      config_of("hybrid: {cpu_share: 0.25, cpu_share_by_host: {'" + host_name() + "': 0.5}}\n");
+  EXPECT_EQ(initial_host_planes(by_host, local, 2), 20);
+}
+
+TEST(HybridDeck, TuneKeySaysWhichRunOnWhichMachine) {
+  const Box local = box_of_size(16, 16, 32);
+  const std::string key = tune_key_suffix("heat3d", local, 2);
+  EXPECT_NE(key.find(" app=heat3d "), std::string::npos) << key;
+  EXPECT_NE(key.find(" local=16x16x32 "), std::string::npos) << key;
+  EXPECT_NE(key.find(" depth=2 "), std::string::npos) << key;
+  EXPECT_NE(key.find(" threads=" + std::to_string(host_threads()) + " "), std::string::npos) << key;
+  EXPECT_NE(tune_key_suffix("heat3d", local, 1), key);
+  EXPECT_NE(tune_key_suffix("cardiac", local, 2), key);
+}
+
+}  // namespace
+}  // namespace strata
