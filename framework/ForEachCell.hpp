@@ -15,6 +15,7 @@
 #include "framework/InlineKernels.hpp"
 #include "framework/Region.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -73,16 +74,23 @@ inline Box box_in(const BoxList& list, int n) {
   return b;
 }
 
-// Device thread blocks of 256 cells, filled along i, then j, then k as far
-// as the box extends: rows of 128 cells coalesce, which Kokkos' default tile
-// for this rank-3 policy does not (measured: docs/node-hybrid.md).
+// Device thread blocks of up to 256 cells, filled along i, then j, then k
+// as far as the box extends: rows of up to 128 cells coalesce, which Kokkos'
+// default tile for this rank-3 policy does not (docs/node-hybrid.md). A row
+// of 32 cells or more is a whole number of warps no wider than the box
+// needs (96 cells: 96, not 128 with a quarter of the threads idle).
 inline std::array<int, 3> device_tile(const Box& box) {
+  constexpr int warp = 32, widest = 128;
   std::array<int, 3> tile{1, 1, 1};
-  int threads = 256;
-  for (int a = X; a <= Z; ++a) {
-    const int limit = a == X ? std::min(threads, 128) : threads;
-    while (tile[a] < limit && tile[a] < box.extent(a)) tile[a] *= 2;
-    tile[a] = std::min(tile[a], limit);
+  const int nx = box.extent(X);
+  if (nx >= warp)
+    tile[X] = std::min(widest, (nx + warp - 1) / warp * warp);
+  else
+    while (tile[X] < nx) tile[X] *= 2;
+  int threads = 256 / tile[X];
+  for (int a = Y; a <= Z; ++a) {
+    while (tile[a] < threads && tile[a] < box.extent(a)) tile[a] *= 2;
+    tile[a] = std::min(tile[a], threads);
     threads /= tile[a];
   }
   return tile;
@@ -125,6 +133,7 @@ struct RowRuns {
 template <class ExecSpace, class Kernel>
 void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel,
                   HostWidth width) {
+  count_launch();
   std::int64_t most_rows = 0;
   for (int b = 0; b < boxes.count; ++b) most_rows = std::max(most_rows, rows_of(boxes, b));
   const std::int64_t runs = std::min<std::int64_t>(most_rows, exec.concurrency());
@@ -155,7 +164,7 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
   }
   const double start = Timers::now();
   for_each_row(label, exec, boxes, kernel, choice.width);
-  exec.fence();
+  strata::fence(exec);
   sites.record(cells, rows, choice.width, Timers::now() - start);
 }
 
@@ -164,6 +173,7 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
 template <class ExecSpace, class Kernel>
 void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes,
                         const Kernel& kernel) {
+  count_launch();
   Kokkos::parallel_for(
       label,
       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, boxes.first_cell[boxes.count]),
@@ -190,6 +200,7 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
                               Impl::CellIndex>;
     const std::array<int, 3> tile = Impl::device_tile(box);
+    Impl::count_launch();
     Kokkos::parallel_for(label,
                          Policy(exec, {box.lo[X], box.lo[Y], box.lo[Z]},
                                 {box.hi[X], box.hi[Y], box.hi[Z]}, {tile[X], tile[Y], tile[Z]}),

@@ -13,6 +13,7 @@
 #include "framework/Error.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/InlineKernels.hpp"
+#include "framework/WorkCounts.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -168,7 +169,7 @@ struct MultiReducer {
 template <class Reducer, class Value>
 struct CellAccumulator {
   Value value;
-  KOKKOS_INLINE_FUNCTION void operator()(int k, int j, int i, typename Reducer::value_type& acc) const {
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k, typename Reducer::value_type& acc) const {
     Reducer::accumulate(acc, value(i, j, k));
   }
 };
@@ -181,6 +182,7 @@ void reduce_rows(const ExecSpace& exec, const Box& box, const Row& row, const Re
   const int ilo = box.lo[X], ihi = box.hi[X], jlo = box.lo[Y], ny = box.extent(Y), klo = box.lo[Z];
   const std::int64_t rows = std::int64_t(ny) * box.extent(Z);
   const std::int64_t runs = std::min<std::int64_t>(rows, exec.concurrency());
+  count_launch();
   Kokkos::parallel_reduce(
       "strata::reduce_over_cells", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
       [=](std::int64_t run, Acc& acc) {
@@ -197,12 +199,18 @@ void reduce_rows(const ExecSpace& exec, const Box& box, const Row& row, const Re
       reducer);
 }
 
+// Devices: cells as for_each_cell maps them, i the fastest thread index
+// (coalesced loads; Kokkos' default for rank 3 makes k the fastest, so a
+// warp would read 32 planes).
 template <class ExecSpace>
-using CellPolicy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3>, CellIndex>;
+using CellPolicy =
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex>;
 
 template <class ExecSpace>
 CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
-  return CellPolicy<ExecSpace>(exec, {box.lo[Z], box.lo[Y], box.lo[X]}, {box.hi[Z], box.hi[Y], box.hi[X]});
+  const std::array<int, 3> tile = device_tile(box);
+  return CellPolicy<ExecSpace>(exec, {box.lo[X], box.lo[Y], box.lo[Z]}, {box.hi[X], box.hi[Y], box.hi[Z]},
+                               {tile[X], tile[Y], tile[Z]});
 }
 
 // Kokkos' reducer for one operation.
@@ -230,9 +238,10 @@ double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& val
         },
         reducer);
   } else {
+    Impl::count_launch();
     Kokkos::parallel_reduce(
         "strata::reduce_over_cells", Impl::cell_policy(exec, box),
-        KOKKOS_LAMBDA(int k, int j, int i, double& acc) { acc = Op::combine(acc, value(i, j, k)); }, reducer);
+        KOKKOS_LAMBDA(int i, int j, int k, double& acc) { acc = Op::combine(acc, value(i, j, k)); }, reducer);
   }
   return result;
 }
@@ -255,6 +264,7 @@ std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec,
           [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },
           Reducer{&result});
     } else {
+      Impl::count_launch();
       Kokkos::parallel_reduce("strata::reduce_over_cells", Impl::cell_policy(exec, box),
                               Impl::CellAccumulator<Reducer, Value>{value}, Reducer{&result});
     }

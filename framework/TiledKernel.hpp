@@ -9,6 +9,7 @@
 #include "framework/PlaneWindow.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledCycle.hpp"
+#include "framework/WorkCounts.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -259,6 +260,7 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
   const int level = !Impl::runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Impl::count_launch();
   Kokkos::parallel_for("strata::tiled_cycle", policy,
                        Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, level, span.first, nullptr});
 }
@@ -286,6 +288,7 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
                      const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle, double* windows) {
   if (cycle.owned.empty()) return;
   Impl::check_tiled_cycle(cycle);
+  Impl::count_launch();
   Kokkos::parallel_for("strata::tiled_cycle", Impl::tiled_cycle_policy(exec, cycle.num_tiles()),
                        Impl::TiledCycleKernel<Update, ExecSpace>{update, in, out, cycle, 0, 0, windows});
 }

@@ -139,6 +139,7 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   while (!done) {
     const int steps = adaptive ? 1 : cycle_length(sim, settings, step, result.steps, result.dt);
     step += steps;
+    const WorkCounts before = work_counts();
     try {
       if (adaptive) result.dt = sim.next_dt(result.timers);
     } catch (const RunStopped& e) {
@@ -150,6 +151,9 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       break;
     }
     sim.advance_steps(result.time, result.dt, steps, result.timers);
+    const WorkCounts after = work_counts();
+    result.step_work.launches += after.launches - before.launches;
+    result.step_work.fences += after.fences - before.fences;
     result.time = adaptive ? result.time + result.dt : step * result.dt;
     // The reference codes' tolerance on reaching end_time.
     done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);

@@ -5,6 +5,7 @@
 
 #include "framework/Simulation.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 
 #include <mpi.h>
 
@@ -49,6 +50,7 @@ struct TimeLoopResult {
   double dt = 0.0;                //!< step used
   double wall_seconds = 0.0;      //!< wall time of the stepping
   double cells_per_second = 0.0;  //!< global cell updates per wall second
+  WorkCounts step_work;           //!< kernels and fences this rank's steps issued (framework/WorkCounts.hpp)
   Timers timers;                  //!< this rank's phase timings
 };
 

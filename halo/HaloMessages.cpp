@@ -137,7 +137,7 @@ void HaloMessages::wait(Timers& timers) {
   if (!pending_) return;
   auto timer = timers.time("halo wait");
   const double t0 = Timers::now();
-  STRATA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+  if (!requests_.empty()) STRATA_MPI_CHECK(MPI_Waitall(int(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
   const double t1 = Timers::now();
   if (arrived_at_ < 0.0) arrived_at_ = t1;
   exposed_seconds_ += t1 - t0;

@@ -11,6 +11,7 @@
 #include "framework/Error.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/WorkCounts.hpp"
 #include "halo/HaloMessages.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -87,6 +88,7 @@ class HaloPacker {
 
   //! Packs this slab's planes of `fields` into the send messages (blocks until done).
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
+    if (send_.empty()) return;  // nothing queued, nothing to wait for
     for (const Piece& p : send_) {
       Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
         const auto field = fields.at(p.field).cells();
@@ -101,8 +103,8 @@ class HaloPacker {
         }
       });
     }
-    exec_.fence();
-    if (in_host_memory(fields)) HostExecSpace().fence();
+    strata::fence(exec_);
+    if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
 
   //! Unpacks the received planes into `fields`, queued on the packer's
@@ -110,6 +112,7 @@ class HaloPacker {
   //! them or receives are posted into the messages again. (Pieces the
   //! host's cores unpack are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
+    if (recv_.empty()) return;
     for (const Piece& p : recv_) {
       Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
         const auto field = fields.at(p.field).cells();
@@ -124,10 +127,10 @@ class HaloPacker {
         }
       });
     }
-    if (in_host_memory(fields)) HostExecSpace().fence();
+    if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
 
-  void fence() const { exec_.fence(); }
+  void fence() const { strata::fence(exec_); }
 
  private:
   //! The planes of one field's box in one message that belong to this slab.

@@ -76,6 +76,11 @@ void print_run_summary(const TimeLoopResult& r, const std::map<std::string, Time
                 "done: %d steps to t = %.6e in %.3f s wall, %.3e cell updates/s\n", r.steps_run,
                 r.time, r.wall_seconds, r.cells_per_second);
   out << line;
+  if (r.steps_run > 0) {
+    std::snprintf(line, sizeof line, "device work per step (rank 0): %.1f kernel launches, %.1f fences\n",
+                  double(r.step_work.launches) / r.steps_run, double(r.step_work.fences) / r.steps_run);
+    out << line;
+  }
   std::snprintf(line, sizeof line, "%-14s %10s %10s %10s %7s %9s\n", "phase [s]", "min", "mean",
                 "max", "max %", "max rank");
   out << line;
@@ -151,7 +156,9 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                    {"wall_seconds", r.wall_seconds},
                    {"seconds_per_step", r.steps_run ? r.wall_seconds / r.steps_run : 0.0},
                    {"cells_per_second", r.cells_per_second},
-                   {"halo_wait_max_seconds", wait}};
+                   {"halo_wait_max_seconds", wait},
+                   {"launches_per_step_rank0", r.steps_run ? double(r.step_work.launches) / r.steps_run : 0.0},
+                   {"fences_per_step_rank0", r.steps_run ? double(r.step_work.fences) / r.steps_run : 0.0}};
   if (!config.report.json.empty()) write_file_atomically(config.report.json, report.dump(2) + "\n");
   if (!config.report.csv.empty()) {
     const auto text = [](double v) {

@@ -29,6 +29,7 @@
 #include "framework/ReduceOverCells.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/HybridReport.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
@@ -82,7 +83,7 @@ class HybridDomain {
     begin_step();
     sweeps_.sweep(make_kernel, timers);
     wait_for_device(timers);
-    end_step();
+    close_step(1);
   }
 
   //! Advances `steps` steps of `update` (framework/StepUpdate.hpp), which
@@ -130,20 +131,21 @@ class HybridDomain {
     measurement_.begin_step();
   }
 
+  //! Waits for the device slab's kernels: the step's time is the slowest slab's.
   void end_step(int steps = 1) {
-    measurement_.end_step(double(slabs_.device().owned.num_cells()), double(slabs_.host().owned.num_cells()), steps);
-    step_ += steps;
+    if (!slabs_.device().empty()) strata::fence(slabs_.device().exec);
+    close_step(steps);
   }
 
   //! Runs the kernel `make_kernel(fields)` builds for each slab over
   //! `range(cells)`, the box a slab computes given its box of cells (so a
   //! kernel may reach into ghost layers or cover shared nodes): the device
-  //! slab queued, the host slab meanwhile, both fenced.
+  //! slab's queued, the host slab's meanwhile. No wait: the device's later
+  //! kernels, packs and reductions follow it in stream order.
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
     walls_fresh_ = false;
     kernels_.run({range(slabs_.device().owned)}, {range(slabs_.host().owned)}, make_kernel, false);
-    slabs_.device().exec.fence();
   }
 
   //! Ranges for launch(): each slab's owned cells, or every allocated cell
@@ -269,20 +271,15 @@ class HybridDomain {
                    decomposition_);
   }
 
-  //! Mean wall seconds per step so far.
-  double seconds_per_sweep() const { return measurement_.seconds_per_step(); }
-
  private:
   using Slabs = HybridSlabs<DeviceExec, HostExec>;
   using Group = typename SlabHalos<DeviceExec, HostExec>::Group;
 
-  // Messages, the interface, then `part` of the walls, `depth` layers (-1: all).
+  // Messages, the interface, then `part` of the walls, `depth` layers (-1:
+  // all), each slab's on its own instance: its next kernels follow them.
   void refresh(Group& group, WallFill part, int depth, Timers& timers) {
     halos_.refresh(group, slabs_, timers);
-    slabs_.for_each([&](const auto& slab) {
-      slabs_.fill_walls(slab, group.fields, part, depth, timers);
-      slab.exec.fence();
-    });
+    slabs_.for_each([&](const auto& slab) { slabs_.fill_walls(slab, group.fields, part, depth, timers); });
   }
 
   // A tiled cycle: one exchange of the state's ghosts (steps x reach deep),
@@ -307,7 +304,7 @@ class HybridDomain {
       step_ += steps;
       tiling_.measured(steps, Timers::now() - start);
     } else {
-      end_step(steps);
+      close_step(steps);
     }
   }
 
@@ -318,8 +315,15 @@ class HybridDomain {
   // The time the host waits here, its own slab done, is the device slab's
   // lead: the overlap the report shows.
   void wait_for_device(Timers& timers) {
+    if (slabs_.device().empty()) return;
     auto timer = timers.time("device wait");
-    slabs_.device().exec.fence();
+    strata::fence(slabs_.device().exec);
+  }
+
+  // A step's end after its device work was waited for.
+  void close_step(int steps) {
+    measurement_.end_step(double(slabs_.device().owned.num_cells()), double(slabs_.host().owned.num_cells()), steps);
+    step_ += steps;
   }
 
   static ShareSettings share_settings(ShareSettings share) {

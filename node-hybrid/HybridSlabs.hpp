@@ -11,6 +11,7 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/HybridReport.hpp"
@@ -68,9 +69,9 @@ class HybridSlabs {
   template <class S, class F>
   void with_nearest_exec(const S& slab, F&& f) const {
     if (static_cast<const void*>(&slab) == static_cast<const void*>(&pair_.device) && slab.in_store()) {
-      slab.exec.fence();  // work queued on the device slab's instance comes first
+      strata::fence(slab.exec);  // work queued on the device slab's instance comes first
       f(pair_.host.exec);
-      pair_.host.exec.fence();  // and the device's next copies see what the host wrote
+      strata::fence(pair_.host.exec);  // and the device's next copies see what the host wrote
     } else
       f(slab.exec);
   }

@@ -18,6 +18,7 @@
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
 #include "framework/HugePages.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 
@@ -55,7 +56,7 @@ class RankStore {
         advise_huge_pages(p.data(), p.span() * sizeof(double));
       Kokkos::deep_copy(HostExecSpace(), p, 0.0);
     }
-    HostExecSpace().fence();
+    strata::fence(HostExecSpace());
   }
 
   //! Bytes of a store for `fields` fields over `rank` with `ghosts` layers.
@@ -103,7 +104,7 @@ class RankStore {
         Kokkos::deep_copy(HostExecSpace(), plane_range(p, up ? source + g2 : source - g2, n),
                           plane_range(p, source, n));
       }
-    HostExecSpace().fence();
+    strata::fence(HostExecSpace());
     cut_ = cut;
   }
 

@@ -9,6 +9,7 @@
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "halo/HaloExchange.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
@@ -79,8 +80,11 @@ class SlabHalos {
   }
 
   //! A group's ghosts from neighbours and across the cut (not the walls).
+  //! The copies across the cut run on an instance of their own: the device
+  //! slab's queued kernels, which wrote the planes they read, come first.
   void refresh(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
     start_messages(group, slabs, timers);
+    if (group.interface) strata::fence(slabs.device().exec);
     start_interface(group, slabs, timers);
     finish(group, slabs, timers);
   }

@@ -13,6 +13,7 @@
 //! the walls afterwards.
 
 #include "framework/ExecutionSpaces.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/Slab.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -52,7 +53,7 @@ class SlabInterface {
         Kokkos::deep_copy(host.exec, host.planes(f, cut_ - depth_, cut_), below);
         Kokkos::deep_copy(host.exec, above, host.planes(f, cut_, cut_ + depth_));
       }
-      host.exec.fence();
+      strata::fence(host.exec);
       return;
     }
     for (std::size_t n = 0; n < fields_.size(); ++n) {
@@ -60,7 +61,7 @@ class SlabInterface {
       Kokkos::deep_copy(copies_, down_[n], device.planes(f, cut_ - depth_, cut_));
       Kokkos::deep_copy(host.exec, on_host(up_[n]), host.planes(f, cut_, cut_ + depth_));
     }
-    host.exec.fence();
+    strata::fence(host.exec);
     for (std::size_t n = 0; n < fields_.size(); ++n)
       Kokkos::deep_copy(copies_, device.planes(fields_[n], cut_, cut_ + depth_), up_[n]);
   }
@@ -70,10 +71,10 @@ class SlabInterface {
   //! kernels that read the cut's ghosts are launched after this.
   void finish(const Slab<HostExec>& host) {
     if (direct_) return;
-    copies_.fence();
+    strata::fence(copies_);
     for (std::size_t n = 0; n < fields_.size(); ++n)
       Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), on_host(down_[n]));
-    host.exec.fence();
+    strata::fence(host.exec);
   }
 
  private:

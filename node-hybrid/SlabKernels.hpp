@@ -9,6 +9,7 @@
 #include "framework/Box.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabHalos.hpp"
@@ -45,7 +46,7 @@ class SlabKernels {
       for (int r = 0; r < device_repeats_; ++r) for_each_cell("strata::device_slab", exec, boxes, kernel);
     });
     if (measurement_.timing_slabs()) {
-      device.exec.fence();
+      strata::fence(device.exec);
       measurement_.add_device_seconds(Timers::now() - t0);
     }
   }
@@ -67,12 +68,12 @@ class SlabKernels {
           chunk.lo[Z] = b.lo[Z] + b.extent(Z) * c / chunks;
           chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
           for_each_cell("strata::host_slab", host.exec, chunk, kernel);
-          host.exec.fence();
+          strata::fence(host.exec);
           halos_.progress();
         }
       }
     }
-    host.exec.fence();
+    strata::fence(host.exec);
     if (measurement_.timing_slabs()) measurement_.add_host_seconds(Timers::now() - t0);
   }
 

@@ -48,6 +48,7 @@
 #include "framework/SweptCycle.hpp"
 #include "framework/TiledKernel.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -194,7 +195,7 @@ class StreamedSlab {
       between(n, chunks.count());
       const double between_seconds = Timers::now() - between_start;
       between_total += between_seconds;
-      compute_.fence();
+      strata::fence(compute_);
       times_.compute_seconds += Timers::now() - issued - between_seconds;
     }
     return between_total;
@@ -254,10 +255,10 @@ class StreamedSlab {
       between(stage, stages);
       const double between_seconds = Timers::now() - between_start;
       between_total += between_seconds;
-      compute_.fence();
+      strata::fence(compute_);
       const double computed = Timers::now() - between_seconds;
-      upload_.fence();
-      download_.fence();
+      strata::fence(upload_);
+      strata::fence(download_);
       const double done = Timers::now() - between_seconds;
       times_.bytes += moved;
       if (computes) {

@@ -18,6 +18,7 @@
 #include "framework/SweptCycle.hpp"
 #include "framework/TiledKernel.hpp"
 #include "framework/Timers.hpp"
+#include "framework/WorkCounts.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
@@ -84,14 +85,14 @@ class TiledStepper {
       else
         run_tiles(slabs_.device(), update, steps, 0);
       if (timed) {
-        slabs_.device().exec.fence();
+        strata::fence(slabs_.device().exec);
         measurement.add_device_seconds(Timers::now() - t0);
       }
     }
     if (!slabs_.host().empty() && !host_between_stages) {
       const double t0 = Timers::now();
       run_tiles(slabs_.host(), update, steps, 1);
-      slabs_.host().exec.fence();
+      strata::fence(slabs_.host().exec);
       if (timed) measurement.add_host_seconds(Timers::now() - t0);
     }
   }
@@ -199,7 +200,7 @@ class TiledStepper {
       const TileSpan span{first_tile(stage), first_tile(stage + 1)};
       run_tiled_cycle(host_slab.exec, update, stepped_state<Update>(settings_.stepped, host_slab.fields),
                       stepped_next<Update>(settings_.stepped, host_slab.fields), host_cycle, span);
-      host_slab.exec.fence();
+      strata::fence(host_slab.exec);
     };
     const auto chunk_tile = [&](const TiledCycle<Update::fields>& chunk) {
       return tiles_[0] = tile_shape(chunk, slabs_.device().exec);

@@ -281,8 +281,9 @@ TEST(HostField, LargeFieldsAreZeroedAndEligibleForHugePages) {
   for (std::size_t n = 0; n < f.view().span(); ++n) ASSERT_EQ(v[n], 0.0) << "element " << n;
 }
 
-// GPU thread blocks: 256 cells, i first (up to 128 for coalesced rows),
-// never wider than the box along an axis where a narrower one fits.
+// GPU thread blocks: up to 256 cells, i first (whole warps up to 128 for
+// coalesced rows), never wider than the box along an axis where a narrower
+// one fits.
 TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   using Tile = std::array<int, 3>;
   EXPECT_EQ(Impl::device_tile(box_of_size(512, 512, 512)), (Tile{128, 2, 1}));
@@ -290,6 +291,8 @@ TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   EXPECT_EQ(Impl::device_tile(box_of_size(514, 1, 514)), (Tile{128, 1, 2}));  // a y wall
   EXPECT_EQ(Impl::device_tile(box_of_size(3, 5, 100)), (Tile{4, 8, 8}));
   EXPECT_EQ(Impl::device_tile(box_of_size(2, 2, 2)), (Tile{2, 2, 2}));
+  EXPECT_EQ(Impl::device_tile(box_of_size(96, 96, 96)), (Tile{96, 2, 1}));  // whole warps, none idle
+  EXPECT_EQ(Impl::device_tile(box_of_size(40, 8, 8)), (Tile{64, 4, 1}));
 }
 
 // Each operation alone and several in one pass give the serial loop's

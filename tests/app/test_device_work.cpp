@@ -1,0 +1,59 @@
+// The kernel launches and fences a step issues (framework/WorkCounts.hpp),
+// as the run summary reports them, against what each app's step needs: a
+// step that is one update (heat3d, cardiac) is one tiled launch and one
+// wait on one rank; CloverLeaf's many kernels wait at most a few times a
+// step. One OpenMP thread (tests/CMakeLists.txt), so no launch site probes
+// its width, and runs too short for the share measurement's timed steps.
+#include "tests/DriverRun.hpp"
+#include "tests/TestData.hpp"
+
+#include <gtest/gtest.h>
+
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+struct StepWork {
+  double launches, fences;
+};
+
+StepWork step_work(const std::string& deck, const std::vector<std::string>& extra) {
+  std::vector<std::string> args{deck,      "--set", "time.end_time=~", "--set", "time.steps=20",
+                                "--set",   "output.write_every=0",     "--set", "checkpoint.every=0",
+                                "--set",   "report.json=",             "--set", "report.csv="};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const test::DriverRun run = test::run_driver(MPI_COMM_SELF, args);
+  EXPECT_EQ(run.code, 0) << run.err;
+  std::smatch m;
+  const std::regex line("device work per step \\(rank 0\\): ([0-9.]+) kernel launches, ([0-9.]+) fences");
+  if (!std::regex_search(run.out, m, line)) {
+    ADD_FAILURE() << "no device work line in\n" << run.out;
+    return {0.0, 0.0};
+  }
+  return {std::stod(m[1]), std::stod(m[2])};
+}
+
+TEST(DeviceWork, OneUpdateAStepIsOneLaunchAndOneWait) {
+  const std::string inputs = test::data_dir() + "/../inputs/";
+  for (const std::string deck : {"heat.yaml", "cardiac.yaml"}) {
+    const StepWork work = step_work(inputs + deck, {"--set", "decomposition.dims=[1,1,1]"});
+    EXPECT_LE(work.launches, 2.0) << deck;
+    EXPECT_LE(work.fences, 1.0) << deck;
+    EXPECT_GE(work.launches, 1.0) << deck << ": a step launches its update";
+  }
+}
+
+TEST(DeviceWork, CloverLeafWaitsAtMostSixTimesAStep) {
+  const StepWork work = step_work(test::data_dir() + "/../inputs/clover_test1.in", {});
+  EXPECT_LE(work.fences, 6.0);
+  // Its wall fills are a launch per field and axis (halo/WallGhosts.hpp): a
+  // step of 126 launches, which one launch per exchange would cut to under 25.
+  EXPECT_LE(work.launches, 126.0);
+  EXPECT_GE(work.launches, 20.0);
+}
+
+}  // namespace
+}  // namespace strata
