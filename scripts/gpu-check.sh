@@ -276,6 +276,15 @@ part_clover() {
   if strata_run clover_bm "$clover_deck" --set hybrid.cpu_share=0; then
     ms=$(run_ms_per_step clover_bm)
     record "cloverleaf $(basename "$clover_deck" .in), ms/step" "$ms" ms lower "<= 1" "$(judge "$ms" "<=" 1)"
+    # What a step issues (the run summary's count, framework/WorkCounts.hpp).
+    local launches fences
+    read -r launches fences < <(awk '/^device work per step/ { print $7, $10 }' "$results/logs/clover_bm.log")
+    if [[ -n $launches ]]; then
+      record "cloverleaf $(basename "$clover_deck" .in), launches/step" "$launches" launches lower "<= 25" \
+        "$(judge "$launches" "<=" 25)"
+      record "cloverleaf $(basename "$clover_deck" .in), fences/step" "$fences" fences lower "<= 6" \
+        "$(judge "$fences" "<=" 6)"
+    fi
     if grep -q -- "-> PASSED" "$results/logs/clover_bm.log"; then
       record "cloverleaf $(basename "$clover_deck" .in) kinetic energy" 1 passed higher "PASSED" ok
     else
