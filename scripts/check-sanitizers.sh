@@ -3,7 +3,8 @@
 # running the test suite's 1- and 2-rank tests. Any report fails the test
 # that printed it (UBSan halts on its first finding; leaks in the MPI
 # library's own allocations are not looked for). Tests labelled `timing`
-# measure speeds, which a sanitizer's slowdown distorts: they are left out.
+# measure speeds, which a sanitizer's slowdown distorts, and `long` ones
+# (the published benchmarks) would take most of CI's time: they are left out.
 # Multiply-adds are not contracted here: the instrumentation changes where
 # GCC fuses them, differently in the tiled and the plain path, and the
 # suite compares those bit for bit. Code is position independent here, so
@@ -32,5 +33,5 @@ cmake --build "$build" -j "$(nproc)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:detect_stack_use_after_return=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 cd "$build"
-ctest --output-on-failure -j 1 -R '_np_[12]$|^unit[.]' -LE timing
+ctest --output-on-failure -j 1 -R '_np_[12]$|^unit[.]' -LE 'timing|long'
 echo "sanitizers: ASan + UBSan build ran the unit and the 1- and 2-rank tests clean ($((SECONDS - start)) s)"
