@@ -58,7 +58,7 @@ function(strata_add_unit_tests)
   list(REMOVE_DUPLICATES suites)
   foreach(suite IN LISTS suites)
     add_test(NAME unit.${suite} COMMAND ${ARG_NAME} --gtest_filter=${suite}.*:${suite}/*)
-    set_tests_properties(unit.${suite} PROPERTIES LABELS unit TIMEOUT 120
+    set_tests_properties(unit.${suite} PROPERTIES LABELS unit TIMEOUT 600
       ENVIRONMENT "OMP_NUM_THREADS=2;OMP_PROC_BIND=false;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1")
   endforeach()
 endfunction()
