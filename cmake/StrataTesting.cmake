@@ -4,9 +4,11 @@
 set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for tests")
 
 # The tests' one main, compiled once (as CUDA in CUDA builds: a Kokkos header
-# compile each) rather than once per test executable.
-add_library(strata_test_main OBJECT ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp)
+# compile each) rather than once per test executable, and where their data is.
+add_library(strata_test_main OBJECT ${PROJECT_SOURCE_DIR}/tests/mpi_main.cpp ${PROJECT_SOURCE_DIR}/tests/TestData.cpp)
 target_link_libraries(strata_test_main PUBLIC GTest::gtest strata_framework)
+set_source_files_properties(${PROJECT_SOURCE_DIR}/tests/TestData.cpp PROPERTIES
+  COMPILE_DEFINITIONS STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
 strata_configure_target(strata_test_main)
 
 # A GoogleTest executable with the tests' one main and their data directory.
@@ -14,7 +16,6 @@ function(strata_test_executable name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPENDS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES} $<TARGET_OBJECTS:strata_test_main>)
   target_link_libraries(${name} PRIVATE GTest::gtest strata_framework ${ARG_DEPENDS})
-  target_compile_definitions(${name} PRIVATE STRATA_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests")
   strata_configure_target(${name})
 endfunction()
 

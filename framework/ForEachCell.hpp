@@ -96,6 +96,20 @@ inline std::array<int, 3> device_tile(const Box& box) {
   return tile;
 }
 
+// Devices: the cells of `box` in device_tile blocks, i the fastest thread
+// index (coalesced loads; Kokkos' default for rank 3 makes k the fastest,
+// so a warp would read 32 planes).
+template <class ExecSpace>
+using CellPolicy =
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex>;
+
+template <class ExecSpace>
+CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
+  const std::array<int, 3> tile = device_tile(box);
+  return CellPolicy<ExecSpace>(exec, {box.lo[X], box.lo[Y], box.lo[Z]}, {box.hi[X], box.hi[Y], box.hi[Z]},
+                               {tile[X], tile[Y], tile[Z]});
+}
+
 // Host spaces: run `run` of `runs` takes one contiguous run of the rows
 // (k, j) of every box, as a static OpenMP schedule would, decoding (j, k)
 // once and stepping; the i loop is unit stride and vectorised.
@@ -196,15 +210,8 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
   if constexpr (Impl::runs_on_host<ExecSpace>) {
     Impl::for_each_row(label, exec, Impl::box_list(&box, 1), kernel);
   } else {
-    using Policy =
-        Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                              Impl::CellIndex>;
-    const std::array<int, 3> tile = Impl::device_tile(box);
     Impl::count_launch();
-    Kokkos::parallel_for(label,
-                         Policy(exec, {box.lo[X], box.lo[Y], box.lo[Z]},
-                                {box.hi[X], box.hi[Y], box.hi[Z]}, {tile[X], tile[Y], tile[Z]}),
-                         kernel);
+    Kokkos::parallel_for(label, Impl::cell_policy(exec, box), kernel);
   }
 }
 

@@ -199,20 +199,6 @@ void reduce_rows(const ExecSpace& exec, const Box& box, const Row& row, const Re
       reducer);
 }
 
-// Devices: cells as for_each_cell maps them, i the fastest thread index
-// (coalesced loads; Kokkos' default for rank 3 makes k the fastest, so a
-// warp would read 32 planes).
-template <class ExecSpace>
-using CellPolicy =
-    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex>;
-
-template <class ExecSpace>
-CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
-  const std::array<int, 3> tile = device_tile(box);
-  return CellPolicy<ExecSpace>(exec, {box.lo[X], box.lo[Y], box.lo[Z]}, {box.hi[X], box.hi[Y], box.hi[Z]},
-                               {tile[X], tile[Y], tile[Z]});
-}
-
 // Kokkos' reducer for one operation.
 template <class Op>
 auto kokkos_reducer(double& result) {

@@ -18,8 +18,9 @@ if [[ $(id -u) -eq 0 ]]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi
 
+source "$root/scripts/compiler-cache.sh"
 # shellcheck disable=SC2086
-cmake -S "$root" -B "$build" -DKokkos_ROOT="$kokkos_prefix" ${CMAKE_ARGS:-} >/dev/null
+cmake -S "$root" -B "$build" -DKokkos_ROOT="$kokkos_prefix" "${cache_args[@]}" ${CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$(nproc)"
 
 case $mode in

@@ -37,13 +37,12 @@ fi
 start=$SECONDS
 log=$build/cuda-build.log
 mkdir -p "$build"
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache)
+source "$root/scripts/compiler-cache.sh"
 # The header self-containment check is the main build's (it would double this one's time).
 # scripts/gpu-bundle.sh ships this build to another machine: host code for any
 # x86-64 processor of the last decade (AVX2, FMA), not this one's.
 PATH=$(dirname "$nvcc"):$PATH cmake -S "$root" -B "$build" -DKokkos_ROOT="$kokkos_prefix" -DSTRATA_HEADER_CHECK=OFF \
-  -DSTRATA_NATIVE=OFF -DCMAKE_CUDA_FLAGS=-Xcompiler=-march=x86-64-v3 "${launcher[@]}" >"$log" 2>&1
+  -DSTRATA_NATIVE=OFF -DCMAKE_CUDA_FLAGS=-Xcompiler=-march=x86-64-v3 "${cache_args[@]}" >"$log" 2>&1
 if ! PATH=$(dirname "$nvcc"):$PATH cmake --build "$build" -j "$(nproc)" >>"$log" 2>&1; then
   grep -E "error" "$log" | head -40 >&2
   echo "CUDA compile check: FAILED (log: $log)" >&2

@@ -30,7 +30,7 @@ as_root() {
 }
 
 packages=(
-  build-essential cmake pkg-config dpkg-dev xz-utils
+  build-essential cmake ccache pkg-config dpkg-dev xz-utils
   openmpi-bin libopenmpi-dev
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev nlohmann-json3-dev

@@ -5,14 +5,10 @@
 //! executables run away from the tree they were built in (a GPU bundle
 //! unpacked on another machine: scripts/gpu-bundle.sh).
 
-#include <cstdlib>
 #include <string>
 
 namespace strata::test {
 
-inline std::string data_dir() {
-  const char* moved = std::getenv("STRATA_TEST_DATA_DIR");
-  return moved && *moved ? moved : STRATA_TEST_DATA_DIR;
-}
+std::string data_dir();
 
 }  // namespace strata::test

@@ -12,6 +12,7 @@
 #include "apps/cardiac/CardiacStep.hpp"
 #include "apps/cardiac/Excitation.hpp"
 #include "apps/cardiac/Stimulus.hpp"
+#include "framework/SpacePairs.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
 
@@ -34,14 +35,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   enum FieldId { E = 0, E_NEXT = 1, R = 2, R_NEXT = 3 };
 
   Cardiac(const io::GridConfig& grid, const CardiacParams& params, const Decomposition& decomposition,
-          const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, layout(halo, hybrid)),
-        params_(params),
-        grid_(grid),
-        spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
-        s2_pending_(params.s2_time.has_value()) {
-    stimulate(grid.lo[X] + params.s1_width * (grid.hi[X] - grid.lo[X]), grid.hi[Y], true);
-  }
+          const io::HaloConfig& halo, const HybridSettings& hybrid);
 
   //! Fields, halo and walls for `halo` and the deck's hybrid settings `s`.
   static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
@@ -65,16 +59,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   //! The S2 stimulus fires at the start of the first step at or after s2_time.
   bool event_at(double time) const override { return s2_pending_ && time >= *params_.s2_time; }
 
-  void advance_steps(double time, double dt, int steps, Timers& timers) override {
-    if (event_at(time)) {
-      const double mid_x = 0.5 * (grid_.lo[X] + grid_.hi[X]), mid_y = 0.5 * (grid_.lo[Y] + grid_.hi[Y]);
-      stimulate(mid_x, mid_y, false);
-      s2_pending_ = false;
-    }
-    domain_.advance(CardiacStep{Diffusion7(params_.diffusion, dt, spacing_), AlievPanfilov(dt, params_),
-                                params_.reaction},
-                    steps, timers);
-  }
+  void advance_steps(double time, double dt, int steps, Timers& timers) override;
 
   //! Whether the S2 stimulus is still to come: restarted after s2_time, it must not fire again.
   AppState state() const override { return {{"s2_pending", std::int64_t(s2_pending_)}}; }
@@ -82,15 +67,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
     s2_pending_ = std::get<std::int64_t>(state.at("s2_pending")) != 0;
   }
 
-  Excitation excitation() const {
-    const ExcitationTerms terms{{}, grid_.lo[X], spacing_[X]};
-    const auto [min, max, sum, front] = domain_.template reduce<Min, Max, Sum, Max>([=](const auto& f) {
-      ExcitationTerms t = terms;
-      t.e = f[E].cells();
-      return t;
-    });
-    return {min, max, sum / double(this->global_cells()), front};
-  }
+  Excitation excitation() const;
 
   std::string diagnostics(double /*time*/) const override {
     const Excitation x = excitation();
@@ -101,19 +78,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   //! NaN/Inf watchdog: e, then r, over both slabs of all ranks.
-  std::string non_finite() const override {
-    const Box& global = decomposition_.global();
-    const double nx = global.extent(X), ny = global.extent(Y);
-    for (const auto& [name, id] : {std::pair<const char*, int>{"cardiac::e", E}, {"cardiac::r", R}}) {
-      const int field = id;
-      const std::string bad = describe_non_finite(
-          name,
-          domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[field].cells(), nx, ny}; }),
-          global.extent(X), global.extent(Y));
-      if (!bad.empty()) return bad;
-    }
-    return "";
-  }
+  std::string non_finite() const override;
 
   void report(double time, std::ostream& out) override {
     this->report_hybrid(out);
@@ -124,15 +89,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
  private:
   // Stimulus.hpp over every allocated cell, ghosts included, so every copy of
   // a cell agrees whatever the decomposition.
-  void stimulate(double x_edge, double y_edge, bool initial) {
-    const Stimulus stimulus{{}, {}, grid_.lo[X], grid_.lo[Y], spacing_[X], spacing_[Y], x_edge, y_edge, initial};
-    domain_.launch(domain_.all_cells(), [=](const auto& f) {
-      Stimulus s = stimulus;
-      s.e = f[E].cells();
-      s.r = f[R].cells();
-      return s;
-    });
-  }
+  void stimulate(double x_edge, double y_edge, bool initial);
 
 
   CardiacParams params_;
@@ -140,5 +97,72 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   std::array<double, 3> spacing_;
   bool s2_pending_;
 };
+
+// Members that launch kernels are defined out of the class: only the
+// explicit instantiations below compile them.
+
+template <class DeviceExec, class HostExec>
+Cardiac<DeviceExec, HostExec>::Cardiac(const io::GridConfig& grid, const CardiacParams& params,
+                                       const Decomposition& decomposition, const io::HaloConfig& halo,
+                                       const HybridSettings& hybrid)
+    : Base(decomposition, layout(halo, hybrid)),
+      params_(params),
+      grid_(grid),
+      spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
+      s2_pending_(params.s2_time.has_value()) {
+  stimulate(grid.lo[X] + params.s1_width * (grid.hi[X] - grid.lo[X]), grid.hi[Y], true);
+}
+
+template <class DeviceExec, class HostExec>
+void Cardiac<DeviceExec, HostExec>::advance_steps(double time, double dt, int steps, Timers& timers) {
+  if (event_at(time)) {
+    const double mid_x = 0.5 * (grid_.lo[X] + grid_.hi[X]), mid_y = 0.5 * (grid_.lo[Y] + grid_.hi[Y]);
+    stimulate(mid_x, mid_y, false);
+    s2_pending_ = false;
+  }
+  domain_.advance(CardiacStep{Diffusion7(params_.diffusion, dt, spacing_), AlievPanfilov(dt, params_),
+                              params_.reaction},
+                  steps, timers);
+}
+
+template <class DeviceExec, class HostExec>
+Excitation Cardiac<DeviceExec, HostExec>::excitation() const {
+  const ExcitationTerms terms{{}, grid_.lo[X], spacing_[X]};
+  const auto [min, max, sum, front] = domain_.template reduce<Min, Max, Sum, Max>([=](const auto& f) {
+    ExcitationTerms t = terms;
+    t.e = f[E].cells();
+    return t;
+  });
+  return {min, max, sum / double(this->global_cells()), front};
+}
+
+template <class DeviceExec, class HostExec>
+std::string Cardiac<DeviceExec, HostExec>::non_finite() const {
+  const Box& global = decomposition_.global();
+  const double nx = global.extent(X), ny = global.extent(Y);
+  for (const auto& [name, id] : {std::pair<const char*, int>{"cardiac::e", E}, {"cardiac::r", R}}) {
+    const int field = id;
+    const std::string bad = describe_non_finite(
+        name,
+        domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[field].cells(), nx, ny}; }),
+        global.extent(X), global.extent(Y));
+    if (!bad.empty()) return bad;
+  }
+  return "";
+}
+
+template <class DeviceExec, class HostExec>
+void Cardiac<DeviceExec, HostExec>::stimulate(double x_edge, double y_edge, bool initial) {
+  const Stimulus stimulus{{}, {}, grid_.lo[X], grid_.lo[Y], spacing_[X], spacing_[Y], x_edge, y_edge, initial};
+  domain_.launch(domain_.all_cells(), [=](const auto& f) {
+    Stimulus s = stimulus;
+    s.e = f[E].cells();
+    s.r = f[R].cells();
+    return s;
+  });
+}
+
+// Compiled once, in Cardiac.cpp and CardiacOneSpace.cpp.
+STRATA_SPACE_PAIRS(STRATA_EXTERN_APP, Cardiac)
 
 }  // namespace strata::cardiac

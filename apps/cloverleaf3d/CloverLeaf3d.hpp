@@ -23,6 +23,7 @@
 #include "apps/cloverleaf3d/TimestepLimit.hpp"
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "framework/NumberText.hpp"
+#include "framework/SpacePairs.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
 
@@ -96,109 +97,22 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   static constexpr bool picks_dt = true;  //!< its own adaptive dt, no time.cfl
 
   CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
-               const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, layout(halo, hybrid)),
-        params_(params),
-        mesh_(grid.lo, grid.hi, grid.cells),
-        dt_old_(params.initial_timestep) {
-    StateTable table;
-    STRATA_REQUIRE(int(params.states.size()) <= StateTable::max_states,
-                   "cloverleaf3d: at most " << StateTable::max_states << " states");
-    table.count = int(params.states.size());
-    for (int s = 0; s < table.count; ++s) {
-      const State& st = params.states[s];
-      table.density[s] = st.density;
-      table.energy[s] = st.energy;
-      table.geometry[s] = int(st.geometry);
-      table.radius[s] = st.radius;
-      for (int a = 0; a < 3; ++a) {
-        table.velocity[s][a] = st.velocity[a];
-        table.min[s][a] = st.min[a];
-        table.max[s][a] = st.max[a];
-      }
-    }
-    const Mesh mesh = mesh_;
-    domain_.launch(bounds(-2, 3), [=](const auto& f) {
-      return InitialState{mesh, table, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
-                          f[YVEL0].cells(), f[ZVEL0].cells()};
-    });
-    ideal_gas();
-  }
+               const io::HaloConfig& halo, const HybridSettings& hybrid);
 
   double stable_dt() const override { return dt_old_; }
 
   //! The first state field holding NaN or Inf (density, energy, velocities), for the watchdog.
-  std::string non_finite() const override {
-    const Box& global = decomposition_.global();
-    const double nx = global.extent(X), ny = global.extent(Y);
-    const char* names[] = {"density", "energy", "xvel", "yvel", "zvel"};
-    const int ids[] = {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0};
-    for (int n = 0; n < 5; ++n) {
-      const int id = ids[n];
-      const std::string found = describe_non_finite(
-          std::string("cloverleaf3d::") + names[n],
-          domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[id].cells(), nx, ny}; }),
-          global.extent(X), global.extent(Y));
-      if (!found.empty()) return found;
-    }
-    return "";
-  }
+  std::string non_finite() const override;
   bool chooses_dt() const override { return picks_dt; }
 
   //! The reference's timestep(): equation of state, viscosity, and the
   //! smallest cell limit, bounded by the growth and maximum allowed.
-  double next_dt(Timers& timers) override {
-    const Mesh mesh = mesh_;
-    domain_.begin_step();
-    {
-      auto t = timers.time("ideal gas");
-      ideal_gas();
-    }
-    domain_.exchange(TIMESTEP_HALO, timers);
-    const CloverParams params = params_;
-    double limit;
-    {
-      auto t = timers.time("viscosity and timestep");
-      limit = domain_.min([=](const auto& f) {
-        return ViscousTimestepLimit{
-            Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
-                      f[ZVEL0].cells()},
-            TimestepLimit(mesh, params, f[DENSITY0].cells(), f[SOUNDSPEED].cells(), f[XVEL0].cells(),
-                          f[YVEL0].cells(), f[ZVEL0].cells()),
-            f[VISCOSITY].cells()};
-      });
-    }
-    domain_.exchange(VISCOSITY_HALO, timers);
-    const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
-    if (!(dt >= params_.min_timestep))
-      throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +
-                       number_text(params_.min_timestep) + ": the run has become unstable");
-    dt_old_ = dt;
-    return dt;
-  }
+  double next_dt(Timers& timers) override;
 
-  void advance(double /*time*/, double dt, Timers& timers) override {
-    lagrangian_step(dt, timers);
-    advection(timers);
-    // The advected state becomes the next step's start. Only owned cells
-    // and nodes of the swapped-in fields are current: the step refreshes
-    // the ghosts it reads (density0's in the timestep halo).
-    for (int id : {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0}) domain_.swap_fields(id, id + 1);
-    advect_x_first_ = !advect_x_first_;
-    ++steps_;
-    domain_.end_step();
-  }
+  void advance(double /*time*/, double dt, Timers& timers) override;
 
   //! Field summary over all ranks (collective).
-  Summary summary() const {
-    const Mesh mesh = mesh_;
-    const auto [volume, mass, pressure, internal_energy, kinetic_energy] =
-        domain_.template reduce<Sum, Sum, Sum, Sum, Sum>([=](const auto& f) {
-          return SummaryTerms{mesh, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
-                              f[ZVEL0].cells()};
-        });
-    return {volume, mass, pressure, internal_energy, kinetic_energy};
-  }
+  Summary summary() const;
 
   //! The summary table in the reference layout: a header and one step line.
   static std::string format_summary(const Summary& s, int step, double time) {
@@ -215,21 +129,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   std::string diagnostics(double time) const override { return format_summary(summary(), steps_, time); }
 
-  void report(double time, std::ostream& out) override {
-    this->report_hybrid(out);
-    const Summary s = summary();
-    if (decomposition_.rank() != 0) return;
-    out << "cloverleaf3d: final field summary\n" << format_summary(s, steps_, time) << "\n";
-    if (const auto expected = known_kinetic_energy(params_.test_problem)) {
-      const double difference = std::fabs(s.kinetic_energy / *expected - 1.0);
-      char line[200];
-      std::snprintf(line, sizeof line,
-                    "test problem %d: kinetic energy %.14f, expected %.14f, within %.3e %% -> %s\n",
-                    params_.test_problem, s.kinetic_energy, *expected, 100.0 * difference,
-                    difference < known_solution_tolerance ? "PASSED" : "NOT PASSED");
-      out << line;
-    }
-  }
+  void report(double time, std::ostream& out) override;
 
   //! A step starts from density0, energy0 and the node velocities (the
   //! checkpoint fields; pressure, soundspeed and viscosity are recomputed
@@ -242,25 +142,11 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   //! After the checkpoint's fields are loaded: the lagged wall flux also
   //! reads the mass fluxes' ghost rows, which the momentum halos of the
   //! previous step filled from the same owned faces.
-  void restore_state(const AppState& state) override {
-    dt_old_ = std::get<double>(state.at("dt_old"));
-    advect_x_first_ = std::get<std::int64_t>(state.at("advect_x_first")) != 0;
-    steps_ = int(std::get<std::int64_t>(state.at("steps")));
-    Timers timers;
-    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + X, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-  }
+  void restore_state(const AppState& state) override;
 
   //! Files hold the pressure of the current state, as the reference's
   //! visit() refreshes it first; the stored one is the step's predictor's.
-  HostBlock save_field(const std::string& name, const Box& box) const override {
-    if (name != "pressure") return Base::save_field(name, box);
-    HostBlock pressure = Base::save_field("density", box);
-    const HostBlock energy = Base::save_field("energy", box);
-    for (std::size_t n = 0; n < pressure.size(); ++n)
-      pressure.data()[n] = ideal_gas_pressure(pressure.data()[n], energy.data()[n]);
-    return pressure;
-  }
+  HostBlock save_field(const std::string& name, const Box& box) const override;
 
   //! Fields, halo groups and walls for `halo` and the deck's hybrid settings `s`.
   static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
@@ -276,184 +162,25 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
  private:
 
   // Pressure and sound speed of the step's start state.
-  void ideal_gas() {
-    domain_.launch(bounds(0, 0), [](const auto& f) {
-      return IdealGas{f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
-    });
-  }
+  void ideal_gas();
 
   // PdV predictor (with its equation of state) and pressure halo,
   // acceleration, PdV corrector and the face volume fluxes.
-  void lagrangian_step(double dt, Timers& timers) {
-    const Mesh mesh = mesh_;
-    const auto pdv = [&](auto predict) {
-      auto t = timers.time("PdV");
-      domain_.launch(bounds(0, 0), [=](const auto& f) {
-        return PdV<decltype(predict)::value>{mesh, dt, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
-                   f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
-                   f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
-                   f[ENERGY1].cells(), f[PRESSURE].cells()};
-      });
-    };
-    pdv(std::true_type());
-    domain_.exchange(PRESSURE_HALO, timers);
-    {
-      auto t = timers.time("accelerate");
-      domain_.launch(bounds(0, 1), [=](const auto& f) {
-        return Accelerate{mesh, dt, f[DENSITY0].cells(), f[PRESSURE].cells(), f[VISCOSITY].cells(),
-                          f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(), f[XVEL1].cells(),
-                          f[YVEL1].cells(), f[ZVEL1].cells()};
-      });
-    }
-    pdv(std::false_type());
-    auto t = timers.time("flux calc");
-    domain_.launch(bounds_along(X, 0, 1, 0, 0), [=](const auto& f) {
-      return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
-    });
-    domain_.launch(bounds_along(Y, 0, 1, 0, 0), [=](const auto& f) {
-      return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
-    });
-    domain_.launch(bounds_along(Z, 0, 1, 0, 0), [=](const auto& f) {
-      return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
-    });
-  }
+  void lagrangian_step(double dt, Timers& timers);
 
   // Three directional sweeps, x-y-z and z-y-x on alternate steps, each of
   // cell then momentum advection. The halo before each momentum sweep also
   // carries the density and energy the next cell sweep reads.
-  void advection(Timers& timers) {
-    const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
-    domain_.exchange(CELL_ADVECTION_HALO, timers);
-    advect_cells(first, 1, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
-    lagged_wall_flux(first, true);
-    advect_momentum(first, 1, timers);
-    advect_cells(Y, 2, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-    lagged_wall_flux(Y, true);
-    advect_momentum(Y, 2, timers);
-    advect_cells(last, 3, timers);
-    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
-    lagged_wall_flux(last, true);
-    advect_momentum(last, 3, timers);
-  }
+  void advection(Timers& timers);
 
   // LaggedWallFlux along `axis` (x or y) on the slabs at its upper wall and
   // a z wall: keeps the previous step's value before the cell sweep along
   // `axis` (`put` false) and puts it in place after the momentum halo.
-  void lagged_wall_flux(int axis, bool put) {
-    if (axis == Z) return;
-    const Box global = decomposition_.global();
-    const int other = axis == X ? Y : X;
-    for (int side = 0; side < 2; ++side) {
-      const auto line = [=](const Box& c) {
-        Box b = c;
-        const bool at_walls = c.hi[axis] == global.hi[axis] && !c.empty() &&
-                              (side == 0 ? c.lo[Z] == global.lo[Z] : c.hi[Z] == global.hi[Z]);
-        if (!at_walls) {
-          b.hi = b.lo;
-          return b;
-        }
-        b.lo[axis] = global.hi[axis] + 2;
-        b.hi[axis] = b.lo[axis] + 1;
-        b.lo[other] = c.lo[other] - 1;
-        b.hi[other] = c.hi[other] + 1;
-        b.lo[Z] = side == 0 ? global.lo[Z] - 1 : global.hi[Z];
-        b.hi[Z] = b.lo[Z] + 1;
-        return b;
-      };
-      const int inside = side == 0 ? global.lo[Z] + 1 : global.hi[Z] - 2;
-      if (axis == X)
-        domain_.launch(line, [=](const auto& f) {
-          return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
-        });
-      else
-        domain_.launch(line, [=](const auto& f) {
-          return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
-        });
-    }
-  }
+  void lagged_wall_flux(int axis, bool put);
 
-  void advect_cells(int axis, int sweep, Timers& timers) {
-    auto t = timers.time("cell advection");
-    const Mesh mesh = mesh_;
-    AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
-                                 : sweep == 2 ? AdvecCellVolume::TwoAxes
-                                              : AdvecCellVolume::OneAxis;
-    // The middle (y) sweep also counts the flux of the axis still to come.
-    const int second = advect_x_first_ ? Z : X;
-    // pre_vol of the cells a sweep reads: its own and one each side along the axis.
-    domain_.launch(bounds_along(axis, -1, 1, 0, 0), [=](const auto& f) {
-      return AdvecCellVolume{mesh, form, axis, second,
-                             FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
-                             f[PRE_VOL].cells()};
-    });
-    lagged_wall_flux(axis, false);
-    // The new density and energy go to the density0 and energy0 fields,
-    // which the advection does not read, and become density1/energy1 by a swap.
-    dispatch_axis(axis, [&](auto axis_tag) {
-      constexpr int A = decltype(axis_tag)::value;
-      domain_.launch(bounds(0, 0), [=](const auto& f) {
-        return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
-                                 f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
-                                 f[DENSITY0].cells(), f[ENERGY0].cells()};
-      });
-    });
-    domain_.swap_fields(DENSITY0, DENSITY1);
-    domain_.swap_fields(ENERGY0, ENERGY1);
-  }
+  void advect_cells(int axis, int sweep, Timers& timers);
 
-  void advect_momentum(int axis, int sweep, Timers& timers) {
-    auto t = timers.time("momentum advection");
-    const Mesh mesh = mesh_;
-    // post_vol adds the fluxes of the sweeps still to come, in the order
-    // the reference sums them: the other two axes in the first sweep, the
-    // last axis in the second, none in the third.
-    AdvecMomVolume volume{mesh, 0, {0, 0}, {}, {}};
-    if (sweep == 1) {
-      volume.count = 2;
-      volume.later[0] = axis == X ? Y : X;
-      volume.later[1] = axis == X ? Z : Y;
-    } else if (sweep == 2) {
-      volume.count = 1;
-      volume.later[0] = advect_x_first_ ? Z : X;
-    }
-    // post_vol of the cells around the nodes NodeMass covers.
-    domain_.launch(bounds_along(axis, -2, 2, -1, 1), [=](const auto& f) {
-      AdvecMomVolume v = volume;
-      v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
-      v.post_vol = f[POST_VOL].cells();
-      return v;
-    });
-    const double widths[3] = {mesh.dx, mesh.dy, mesh.dz};
-    dispatch_axis(axis, [&](auto axis_tag) {
-      constexpr int A = decltype(axis_tag)::value;
-      domain_.launch(bounds_along(A, -2, 2, 0, 1), [=](const auto& f) {
-        return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
-      });
-      domain_.launch(bounds_along(A, -1, 2, 0, 1), [=](const auto& f) {
-        return NodeMass<A>{f[DENSITY1].cells(), f[POST_VOL].cells(), f[NODE_FLUX].cells(),
-                           f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
-      });
-      const double width = widths[A];
-      domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
-        return MomentumFluxes<A>{width,
-                                 f[NODE_FLUX].cells(),
-                                 f[NODE_MASS_PRE].cells(),
-                                 f[XVEL1].cells(),
-                                 f[YVEL1].cells(),
-                                 f[ZVEL1].cells(),
-                                 f[MOM_FLUX_X].cells(),
-                                 f[MOM_FLUX_Y].cells(),
-                                 f[MOM_FLUX_Z].cells()};
-      });
-      domain_.launch(bounds(0, 1), [=](const auto& f) {
-        return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX_X].cells(),
-                                 f[MOM_FLUX_Y].cells(), f[MOM_FLUX_Z].cells(), f[XVEL1].cells(),
-                                 f[YVEL1].cells(), f[ZVEL1].cells()};
-      });
-    });
-  }
+  void advect_momentum(int axis, int sweep, Timers& timers);
 
   template <class F>
   static void dispatch_axis(int axis, F&& f) {
@@ -468,5 +195,329 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   bool advect_x_first_ = true;
   int steps_ = 0;
 };
+
+// Members that launch kernels are defined out of the class: only the
+// explicit instantiations below compile them.
+
+template <class DeviceExec, class HostExec>
+CloverLeaf3d<DeviceExec, HostExec>::CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params,
+                                                 const Decomposition& decomposition, const io::HaloConfig& halo,
+                                                 const HybridSettings& hybrid)
+    : Base(decomposition, layout(halo, hybrid)),
+      params_(params),
+      mesh_(grid.lo, grid.hi, grid.cells),
+      dt_old_(params.initial_timestep) {
+  StateTable table;
+  STRATA_REQUIRE(int(params.states.size()) <= StateTable::max_states,
+                 "cloverleaf3d: at most " << StateTable::max_states << " states");
+  table.count = int(params.states.size());
+  for (int s = 0; s < table.count; ++s) {
+    const State& st = params.states[s];
+    table.density[s] = st.density;
+    table.energy[s] = st.energy;
+    table.geometry[s] = int(st.geometry);
+    table.radius[s] = st.radius;
+    for (int a = 0; a < 3; ++a) {
+      table.velocity[s][a] = st.velocity[a];
+      table.min[s][a] = st.min[a];
+      table.max[s][a] = st.max[a];
+    }
+  }
+  const Mesh mesh = mesh_;
+  domain_.launch(bounds(-2, 3), [=](const auto& f) {
+    return InitialState{mesh, table, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
+                        f[YVEL0].cells(), f[ZVEL0].cells()};
+  });
+  ideal_gas();
+}
+
+template <class DeviceExec, class HostExec>
+std::string CloverLeaf3d<DeviceExec, HostExec>::non_finite() const {
+  const Box& global = decomposition_.global();
+  const double nx = global.extent(X), ny = global.extent(Y);
+  const char* names[] = {"density", "energy", "xvel", "yvel", "zvel"};
+  const int ids[] = {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0};
+  for (int n = 0; n < 5; ++n) {
+    const int id = ids[n];
+    const std::string found = describe_non_finite(
+        std::string("cloverleaf3d::") + names[n],
+        domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[id].cells(), nx, ny}; }),
+        global.extent(X), global.extent(Y));
+    if (!found.empty()) return found;
+  }
+  return "";
+}
+
+template <class DeviceExec, class HostExec>
+double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
+  const Mesh mesh = mesh_;
+  domain_.begin_step();
+  {
+    auto t = timers.time("ideal gas");
+    ideal_gas();
+  }
+  domain_.exchange(TIMESTEP_HALO, timers);
+  const CloverParams params = params_;
+  double limit;
+  {
+    auto t = timers.time("viscosity and timestep");
+    limit = domain_.min([=](const auto& f) {
+      return ViscousTimestepLimit{
+          Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                    f[ZVEL0].cells()},
+          TimestepLimit(mesh, params, f[DENSITY0].cells(), f[SOUNDSPEED].cells(), f[XVEL0].cells(),
+                        f[YVEL0].cells(), f[ZVEL0].cells()),
+          f[VISCOSITY].cells()};
+    });
+  }
+  domain_.exchange(VISCOSITY_HALO, timers);
+  const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
+  if (!(dt >= params_.min_timestep))
+    throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +
+                     number_text(params_.min_timestep) + ": the run has become unstable");
+  dt_old_ = dt;
+  return dt;
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::advance(double /*time*/, double dt, Timers& timers) {
+  lagrangian_step(dt, timers);
+  advection(timers);
+  // The advected state becomes the next step's start. Only owned cells
+  // and nodes of the swapped-in fields are current: the step refreshes
+  // the ghosts it reads (density0's in the timestep halo).
+  for (int id : {DENSITY0, ENERGY0, XVEL0, YVEL0, ZVEL0}) domain_.swap_fields(id, id + 1);
+  advect_x_first_ = !advect_x_first_;
+  ++steps_;
+  domain_.end_step();
+}
+
+template <class DeviceExec, class HostExec>
+Summary CloverLeaf3d<DeviceExec, HostExec>::summary() const {
+  const Mesh mesh = mesh_;
+  const auto [volume, mass, pressure, internal_energy, kinetic_energy] =
+      domain_.template reduce<Sum, Sum, Sum, Sum, Sum>([=](const auto& f) {
+        return SummaryTerms{mesh, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                            f[ZVEL0].cells()};
+      });
+  return {volume, mass, pressure, internal_energy, kinetic_energy};
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::report(double time, std::ostream& out) {
+  this->report_hybrid(out);
+  const Summary s = summary();
+  if (decomposition_.rank() != 0) return;
+  out << "cloverleaf3d: final field summary\n" << format_summary(s, steps_, time) << "\n";
+  if (const auto expected = known_kinetic_energy(params_.test_problem)) {
+    const double difference = std::fabs(s.kinetic_energy / *expected - 1.0);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "test problem %d: kinetic energy %.14f, expected %.14f, within %.3e %% -> %s\n",
+                  params_.test_problem, s.kinetic_energy, *expected, 100.0 * difference,
+                  difference < known_solution_tolerance ? "PASSED" : "NOT PASSED");
+    out << line;
+  }
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::restore_state(const AppState& state) {
+  dt_old_ = std::get<double>(state.at("dt_old"));
+  advect_x_first_ = std::get<std::int64_t>(state.at("advect_x_first")) != 0;
+  steps_ = int(std::get<std::int64_t>(state.at("steps")));
+  Timers timers;
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + X, timers);
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
+}
+
+template <class DeviceExec, class HostExec>
+HostBlock CloverLeaf3d<DeviceExec, HostExec>::save_field(const std::string& name, const Box& box) const {
+  if (name != "pressure") return Base::save_field(name, box);
+  HostBlock pressure = Base::save_field("density", box);
+  const HostBlock energy = Base::save_field("energy", box);
+  for (std::size_t n = 0; n < pressure.size(); ++n)
+    pressure.data()[n] = ideal_gas_pressure(pressure.data()[n], energy.data()[n]);
+  return pressure;
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::ideal_gas() {
+  domain_.launch(bounds(0, 0), [](const auto& f) {
+    return IdealGas{f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
+  });
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::lagrangian_step(double dt, Timers& timers) {
+  const Mesh mesh = mesh_;
+  const auto pdv = [&](auto predict) {
+    auto t = timers.time("PdV");
+    domain_.launch(bounds(0, 0), [=](const auto& f) {
+      return PdV<decltype(predict)::value>{mesh, dt, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
+                 f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
+                 f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
+                 f[ENERGY1].cells(), f[PRESSURE].cells()};
+    });
+  };
+  pdv(std::true_type());
+  domain_.exchange(PRESSURE_HALO, timers);
+  {
+    auto t = timers.time("accelerate");
+    domain_.launch(bounds(0, 1), [=](const auto& f) {
+      return Accelerate{mesh, dt, f[DENSITY0].cells(), f[PRESSURE].cells(), f[VISCOSITY].cells(),
+                        f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(), f[XVEL1].cells(),
+                        f[YVEL1].cells(), f[ZVEL1].cells()};
+    });
+  }
+  pdv(std::false_type());
+  auto t = timers.time("flux calc");
+  domain_.launch(bounds_along(X, 0, 1, 0, 0), [=](const auto& f) {
+    return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
+  });
+  domain_.launch(bounds_along(Y, 0, 1, 0, 0), [=](const auto& f) {
+    return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
+  });
+  domain_.launch(bounds_along(Z, 0, 1, 0, 0), [=](const auto& f) {
+    return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
+  });
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
+  const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
+  domain_.exchange(CELL_ADVECTION_HALO, timers);
+  advect_cells(first, 1, timers);
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
+  lagged_wall_flux(first, true);
+  advect_momentum(first, 1, timers);
+  advect_cells(Y, 2, timers);
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
+  lagged_wall_flux(Y, true);
+  advect_momentum(Y, 2, timers);
+  advect_cells(last, 3, timers);
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
+  lagged_wall_flux(last, true);
+  advect_momentum(last, 3, timers);
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) {
+  if (axis == Z) return;
+  const Box global = decomposition_.global();
+  const int other = axis == X ? Y : X;
+  for (int side = 0; side < 2; ++side) {
+    const auto line = [=](const Box& c) {
+      Box b = c;
+      const bool at_walls = c.hi[axis] == global.hi[axis] && !c.empty() &&
+                            (side == 0 ? c.lo[Z] == global.lo[Z] : c.hi[Z] == global.hi[Z]);
+      if (!at_walls) {
+        b.hi = b.lo;
+        return b;
+      }
+      b.lo[axis] = global.hi[axis] + 2;
+      b.hi[axis] = b.lo[axis] + 1;
+      b.lo[other] = c.lo[other] - 1;
+      b.hi[other] = c.hi[other] + 1;
+      b.lo[Z] = side == 0 ? global.lo[Z] - 1 : global.hi[Z];
+      b.hi[Z] = b.lo[Z] + 1;
+      return b;
+    };
+    const int inside = side == 0 ? global.lo[Z] + 1 : global.hi[Z] - 2;
+    if (axis == X)
+      domain_.launch(line, [=](const auto& f) {
+        return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
+      });
+    else
+      domain_.launch(line, [=](const auto& f) {
+        return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
+      });
+  }
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(int axis, int sweep, Timers& timers) {
+  auto t = timers.time("cell advection");
+  const Mesh mesh = mesh_;
+  AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
+                               : sweep == 2 ? AdvecCellVolume::TwoAxes
+                                            : AdvecCellVolume::OneAxis;
+  // The middle (y) sweep also counts the flux of the axis still to come.
+  const int second = advect_x_first_ ? Z : X;
+  // pre_vol of the cells a sweep reads: its own and one each side along the axis.
+  domain_.launch(bounds_along(axis, -1, 1, 0, 0), [=](const auto& f) {
+    return AdvecCellVolume{mesh, form, axis, second,
+                           FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
+                           f[PRE_VOL].cells()};
+  });
+  lagged_wall_flux(axis, false);
+  // The new density and energy go to the density0 and energy0 fields,
+  // which the advection does not read, and become density1/energy1 by a swap.
+  dispatch_axis(axis, [&](auto axis_tag) {
+    constexpr int A = decltype(axis_tag)::value;
+    domain_.launch(bounds(0, 0), [=](const auto& f) {
+      return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
+                               f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
+                               f[DENSITY0].cells(), f[ENERGY0].cells()};
+    });
+  });
+  domain_.swap_fields(DENSITY0, DENSITY1);
+  domain_.swap_fields(ENERGY0, ENERGY1);
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(int axis, int sweep, Timers& timers) {
+  auto t = timers.time("momentum advection");
+  const Mesh mesh = mesh_;
+  // post_vol adds the fluxes of the sweeps still to come, in the order
+  // the reference sums them: the other two axes in the first sweep, the
+  // last axis in the second, none in the third.
+  AdvecMomVolume volume{mesh, 0, {0, 0}, {}, {}};
+  if (sweep == 1) {
+    volume.count = 2;
+    volume.later[0] = axis == X ? Y : X;
+    volume.later[1] = axis == X ? Z : Y;
+  } else if (sweep == 2) {
+    volume.count = 1;
+    volume.later[0] = advect_x_first_ ? Z : X;
+  }
+  // post_vol of the cells around the nodes NodeMass covers.
+  domain_.launch(bounds_along(axis, -2, 2, -1, 1), [=](const auto& f) {
+    AdvecMomVolume v = volume;
+    v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
+    v.post_vol = f[POST_VOL].cells();
+    return v;
+  });
+  const double widths[3] = {mesh.dx, mesh.dy, mesh.dz};
+  dispatch_axis(axis, [&](auto axis_tag) {
+    constexpr int A = decltype(axis_tag)::value;
+    domain_.launch(bounds_along(A, -2, 2, 0, 1), [=](const auto& f) {
+      return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
+    });
+    domain_.launch(bounds_along(A, -1, 2, 0, 1), [=](const auto& f) {
+      return NodeMass<A>{f[DENSITY1].cells(), f[POST_VOL].cells(), f[NODE_FLUX].cells(),
+                         f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
+    });
+    const double width = widths[A];
+    domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
+      return MomentumFluxes<A>{width,
+                               f[NODE_FLUX].cells(),
+                               f[NODE_MASS_PRE].cells(),
+                               f[XVEL1].cells(),
+                               f[YVEL1].cells(),
+                               f[ZVEL1].cells(),
+                               f[MOM_FLUX_X].cells(),
+                               f[MOM_FLUX_Y].cells(),
+                               f[MOM_FLUX_Z].cells()};
+    });
+    domain_.launch(bounds(0, 1), [=](const auto& f) {
+      return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX_X].cells(),
+                               f[MOM_FLUX_Y].cells(), f[MOM_FLUX_Z].cells(), f[XVEL1].cells(),
+                               f[YVEL1].cells(), f[ZVEL1].cells()};
+    });
+  });
+}
+
+// Compiled once, in CloverLeaf3d.cpp and CloverLeaf3dOneSpace.cpp.
+STRATA_SPACE_PAIRS(STRATA_EXTERN_APP, CloverLeaf3d)
 
 }  // namespace strata::cloverleaf

@@ -11,6 +11,7 @@
 #include "apps/heat3d/HeatStep.hpp"
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
+#include "framework/SpacePairs.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
@@ -39,15 +40,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
   Heat3d(const io::GridConfig& grid, const HeatParams& params, const Decomposition& decomposition,
-         const io::HaloConfig& halo, const HybridSettings& hybrid)
-      : Base(decomposition, layout(halo, hybrid)),
-        alpha_(params.alpha),
-        stable_dt_(stable_step(params, grid)),
-        spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
-        exact_(grid.lo, grid.hi, spacing_, params.alpha),
-        has_exact_solution_(grid.periodic == std::array<bool, 3>{false, false, false}) {
-    set_state(0.0);
-  }
+         const io::HaloConfig& halo, const HybridSettings& hybrid);
 
   //! Explicit Euler is stable for alpha dt sum_a 1/h_a^2 <= 1/2.
   static double stable_step(const HeatParams& params, const io::GridConfig& grid) {
@@ -60,33 +53,16 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   void advance(double time, double dt, Timers& timers) override { advance_steps(time, dt, 1, timers); }
 
-  void advance_steps(double /*time*/, double dt, int steps, Timers& timers) override {
-    domain_.advance(HeatStep{Diffusion7(alpha_, dt, spacing_)}, steps, timers);
-  }
+  void advance_steps(double /*time*/, double dt, int steps, Timers& timers) override;
 
   //! Sets u to the exact solution at `time` on both slabs.
-  void set_state(double time) {
-    const ExactSolution exact = exact_;
-    domain_.launch(domain_.owned_cells(), [=](const auto& f) { return SetExact{f[U].cells(), exact, time}; });
-  }
+  void set_state(double time);
 
   //! Error against the exact solution at `time`, over both slabs of all ranks.
-  ErrorNorms error_norms(double time) const {
-    const ExactSolution exact = exact_;
-    const auto [max, sum_sq] =
-        domain_.template reduce<Max, Sum>([=](const auto& f) { return ErrorTerms{f[U].cells(), exact, time}; });
-    return {max, std::sqrt(sum_sq * spacing_[X] * spacing_[Y] * spacing_[Z])};
-  }
+  ErrorNorms error_norms(double time) const;
 
   //! NaN/Inf watchdog: u over both slabs of all ranks.
-  std::string non_finite() const override {
-    const Box& global = decomposition_.global();
-    const double nx = global.extent(X), ny = global.extent(Y);
-    return describe_non_finite(
-        "heat3d::u",
-        domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[U].cells(), nx, ny}; }),
-        global.extent(X), global.extent(Y));
-  }
+  std::string non_finite() const override;
 
   void report(double time, std::ostream& out) override {
     this->report_hybrid(out);
@@ -123,5 +99,53 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
   ExactSolution exact_;
   bool has_exact_solution_;
 };
+
+// Members that launch kernels are defined out of the class: only the
+// explicit instantiations below compile them.
+
+template <class DeviceExec, class HostExec>
+Heat3d<DeviceExec, HostExec>::Heat3d(const io::GridConfig& grid, const HeatParams& params,
+                                     const Decomposition& decomposition, const io::HaloConfig& halo,
+                                     const HybridSettings& hybrid)
+    : Base(decomposition, layout(halo, hybrid)),
+      alpha_(params.alpha),
+      stable_dt_(stable_step(params, grid)),
+      spacing_{grid.spacing(X), grid.spacing(Y), grid.spacing(Z)},
+      exact_(grid.lo, grid.hi, spacing_, params.alpha),
+      has_exact_solution_(grid.periodic == std::array<bool, 3>{false, false, false}) {
+  set_state(0.0);
+}
+
+template <class DeviceExec, class HostExec>
+void Heat3d<DeviceExec, HostExec>::advance_steps(double /*time*/, double dt, int steps, Timers& timers) {
+  domain_.advance(HeatStep{Diffusion7(alpha_, dt, spacing_)}, steps, timers);
+}
+
+template <class DeviceExec, class HostExec>
+void Heat3d<DeviceExec, HostExec>::set_state(double time) {
+  const ExactSolution exact = exact_;
+  domain_.launch(domain_.owned_cells(), [=](const auto& f) { return SetExact{f[U].cells(), exact, time}; });
+}
+
+template <class DeviceExec, class HostExec>
+ErrorNorms Heat3d<DeviceExec, HostExec>::error_norms(double time) const {
+  const ExactSolution exact = exact_;
+  const auto [max, sum_sq] =
+      domain_.template reduce<Max, Sum>([=](const auto& f) { return ErrorTerms{f[U].cells(), exact, time}; });
+  return {max, std::sqrt(sum_sq * spacing_[X] * spacing_[Y] * spacing_[Z])};
+}
+
+template <class DeviceExec, class HostExec>
+std::string Heat3d<DeviceExec, HostExec>::non_finite() const {
+  const Box& global = decomposition_.global();
+  const double nx = global.extent(X), ny = global.extent(Y);
+  return describe_non_finite(
+      "heat3d::u",
+      domain_.template reduce<Sum, Min>([=](const auto& f) { return NonFiniteCells{f[U].cells(), nx, ny}; }),
+      global.extent(X), global.extent(Y));
+}
+
+// Compiled once, in Heat3d.cpp and Heat3dOneSpace.cpp.
+STRATA_SPACE_PAIRS(STRATA_EXTERN_APP, Heat3d)
 
 }  // namespace strata::heat3d
