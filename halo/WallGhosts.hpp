@@ -10,13 +10,12 @@
 //!   Neumann   (du/dn = 0):         ghost = mirror
 //! A reflective wall is Neumann for scalars and tangential vector components
 //! and Dirichlet 0 for the normal component, hence one condition per axis.
-//! Where a mirror reaches past a thin box into the other side's ghosts,
-//! layers are filled from the wall outwards, both sides per layer, so it
-//! reads layers already filled; otherwise both walls of an axis are one launch.
-//! Ghosts of the other faces come from neighbours and must be in place first.
-//! Axes are filled in order x, y, z, each spanning the ghosts already present
-//! (neighbour faces and the walls of earlier axes), so edges and corners come
-//! out as the mirror of a mirror.
+//! Every ghost of a field beyond its walls is written in one launch, as the
+//! mirror of a cell inside the box or of a neighbour's ghost: an edge or a
+//! corner is the mirror of a mirror (conditions applied x first, then y,
+//! then z), and a mirror that reaches past a thin box into the other wall's
+//! ghosts is mirrored again. A ghost whose mirror is a neighbour's ghost must
+//! wait for the halo; the others can be written while messages are in flight.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -25,7 +24,6 @@
 #include "framework/Region.hpp"
 
 #include <array>
-#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -56,30 +54,32 @@ enum class WallFill {
 
 namespace Impl {
 
-// ghost = offset + sign * mirror along Axis (a compile-time axis: the row
-// loop stays a plain vectorisable one), across the low wall for ghosts
-// below `low_end` and across the high wall above the box.
-template <int Axis>
+// ghost = offset + sign * mirror, for each wall crossed: coordinates outside
+// [lo, end) along an axis lie beyond its walls (neighbour ghosts are inside:
+// the range is unbounded on a face without a wall) and are mirrored back,
+// across the low wall (reflect_low - index) or the high one, until inside.
 struct MirrorAcrossWalls {
   CellArray<double> u;
-  int low_end, reflect_low, reflect_high;
-  double offset, sign;
+  int lo[3], end[3], reflect_low[3], reflect_high[3];
+  double offset[3], sign[3];
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    if constexpr (Axis == X) {
-      u(i, j, k) = offset + sign * u((i < low_end ? reflect_low : reflect_high) - i, j, k);
-    } else if constexpr (Axis == Y) {
-      u(i, j, k) = offset + sign * u(i, (j < low_end ? reflect_low : reflect_high) - j, k);
-    } else {
-      u(i, j, k) = offset + sign * u(i, j, (k < low_end ? reflect_low : reflect_high) - k);
+    int m[3] = {i, j, k}, crossed[3] = {0, 0, 0};
+    for (int a = 0; a < 3; ++a) {
+      for (; m[a] < lo[a] || m[a] >= end[a]; ++crossed[a]) m[a] = (m[a] < lo[a] ? reflect_low[a] : reflect_high[a]) - m[a];
     }
+    double value = u(m[X], m[Y], m[Z]);
+    for (int a = 0; a < 3; ++a)
+      for (int c = 0; c < crossed[a]; ++c) value = offset[a] + sign[a] * value;
+    u(i, j, k) = value;
   }
 };
 
 }  // namespace Impl
 
 //! Fills `depth` ghost layers (all of them by default) beyond the walls in
-//! `is_wall`, with the condition of each wall's normal axis.
+//! `is_wall`, with the condition of each wall's normal axis, in one launch
+//! (the pieces that wait for the halo: one per eight of them).
 template <class ExecSpace, class MemorySpace>
 void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
                       const FaceMask& is_wall, const WallConditions& conditions,
@@ -87,62 +87,59 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
   const Box owned = field.owned();
   const Stagger s = field.stagger();
   const int h = depth < 0 ? field.ghosts() : depth;
-  const auto u = field.cells();
-  // Tangential extents: `with_halo` includes neighbour ghost layers, `own`
-  // does not; both include the walls of earlier axes, filled by then.
-  Box with_halo = valid_box(owned, s), own = with_halo;
-  for (int axis = X; axis <= Z; ++axis) {
-    if (!is_wall[axis][0]) with_halo.lo[axis] -= h;
-    if (!is_wall[axis][1]) with_halo.hi[axis] += h;
-  }
+  constexpr int unbounded = 1 << 29;
+  Impl::MirrorAcrossWalls kernel{field.cells(), {}, {}, {}, {}, {}, {}};
+  // Per axis: the valid cells (the app computes a staggered axis's wall
+  // node), the valid cells and the walls' ghosts (`own`), and those with
+  // the neighbours' ghosts too (`whole`).
+  const Box valid = valid_box(owned, s);
+  Box own = valid, whole = valid;
   for (int axis = X; axis <= Z; ++axis) {
     STRATA_REQUIRE(owned.extent(axis) >= h, "a wall needs at least " << h << " owned cells, field "
                                                 << field.name() << " has " << owned.extent(axis));
     const WallCondition& condition = conditions[axis];
-    const double sign = condition.kind == WallKind::Dirichlet ? -1.0 : 1.0;
-    const double offset = condition.kind == WallKind::Dirichlet ? 2.0 * condition.value : 0.0;
-    // Ghosts start beyond the wall node of a staggered axis.
-    const int low_ghosts = owned.lo[axis], high_ghosts = owned.hi[axis] + s[axis];
-    const int layers_per_launch = owned.extent(axis) >= h + condition.mirror_inset ? h : 1;
-    // Mirror index across each wall plane (or node); ghosts below the box
-    // mirror across the low wall.
-    const int reflect_low = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
-    const int reflect_high = 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
-    const int low_end = owned.lo[axis];
-    for (int first = 0; first < h; first += layers_per_launch) {
-      const int last = first + layers_per_launch;
-      std::vector<Box> pieces;  // both walls of the axis, one launch
+    kernel.sign[axis] = condition.kind == WallKind::Dirichlet ? -1.0 : 1.0;
+    kernel.offset[axis] = condition.kind == WallKind::Dirichlet ? 2.0 * condition.value : 0.0;
+    kernel.lo[axis] = is_wall[axis][0] ? valid.lo[axis] : -unbounded;
+    kernel.end[axis] = is_wall[axis][1] ? valid.hi[axis] : unbounded;
+    kernel.reflect_low[axis] = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
+    kernel.reflect_high[axis] = 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
+    whole.lo[axis] -= h;
+    whole.hi[axis] += h;
+    if (is_wall[axis][0]) own.lo[axis] -= h;
+    if (is_wall[axis][1]) own.hi[axis] += h;
+  }
+  // The ghosts beyond the walls of each axis, across `span` on later axes
+  // and across its cells but the walls' ghosts on earlier ones: disjoint
+  // boxes, two per axis at most.
+  const auto beyond_walls = [&](const Box& span) {
+    std::vector<Box> pieces;
+    Box across = span;
+    for (int axis = X; axis <= Z; ++axis) {
       for (int side = 0; side < 2; ++side) {
         if (!is_wall[axis][side]) continue;
-        const auto ghost_slab = [&](Box b) {
-          b.lo[axis] = side == 0 ? low_ghosts - last : high_ghosts + first;
-          b.hi[axis] = side == 0 ? low_ghosts - first : high_ghosts + last;
-          return b;
-        };
-        switch (part) {
-          case WallFill::All: pieces.push_back(ghost_slab(with_halo)); break;
-          case WallFill::BeforeHalo: pieces.push_back(ghost_slab(own)); break;
-          case WallFill::AfterHalo:
-            for (const Box& b : box_difference(ghost_slab(with_halo), ghost_slab(own))) pieces.push_back(b);
-            break;
-        }
+        Box b = across;
+        b.lo[axis] = side == 0 ? valid.lo[axis] - h : valid.hi[axis];
+        b.hi[axis] = side == 0 ? valid.lo[axis] : valid.hi[axis] + h;
+        pieces.push_back(b);
       }
-      const auto mirror = [&](auto along) {
-        const Impl::MirrorAcrossWalls<decltype(along)::value> kernel{
-            u, low_end, reflect_low, reflect_high, offset, sign};
-        for_each_cell("strata::fill_wall_ghosts", exec, pieces, kernel);
-      };
-      switch (axis) {
-        case X: mirror(std::integral_constant<int, X>()); break;
-        case Y: mirror(std::integral_constant<int, Y>()); break;
-        default: mirror(std::integral_constant<int, Z>()); break;
-      }
+      if (is_wall[axis][0]) across.lo[axis] = valid.lo[axis];
+      if (is_wall[axis][1]) across.hi[axis] = valid.hi[axis];
     }
-    for (Box* span : {&with_halo, &own}) {
-      if (is_wall[axis][0]) span->lo[axis] = low_ghosts - h;
-      if (is_wall[axis][1]) span->hi[axis] = high_ghosts + h;
+    return pieces;
+  };
+  std::vector<Box> pieces;
+  switch (part) {
+    case WallFill::All: pieces = beyond_walls(whole); break;
+    case WallFill::BeforeHalo: pieces = beyond_walls(own); break;
+    case WallFill::AfterHalo: {
+      const std::vector<Box> all = beyond_walls(whole), before = beyond_walls(own);
+      for (std::size_t n = 0; n < all.size(); ++n)
+        for (const Box& b : box_difference(all[n], before[n])) pieces.push_back(b);
+      break;
     }
   }
+  for_each_cell("strata::fill_wall_ghosts", exec, pieces, kernel);
 }
 
 //! The same condition on every wall.

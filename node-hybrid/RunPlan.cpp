@@ -164,6 +164,15 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
                              std::to_string(need.ghosts) + " ghost layers)";
   const std::string remedy = ": use more nodes, fewer ranks per node or fewer cells";
   const std::string budget_text = bytes_text(double(need.device_budget));
+  // The host first: a grid no node can hold is the error to name, whatever
+  // the device's budget says.
+  const std::int64_t host_need = host_field_bytes(need);
+  if (const auto available = host_available_bytes(); available && host_need > *available / ranks_on_node)
+    deck.root().section("grid").fail(
+        "cells", "a rank needs " + bytes_text(double(host_need)) + " of host memory" + fields + ", more than the " +
+                     bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
+                     bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
+                     " rank(s) on this node)" + remedy);
   if (need.device_budget > 0 && need.device_bytes > need.device_budget && !need.can_stream)
     deck.root().section("hybrid").fail(
         "device_memory", "a rank's device slab needs " + bytes_text(double(need.device_bytes)) + fields +
@@ -176,13 +185,6 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
         "device_memory", budget_text + " holds no chunk of the device slab streamed through it: chunks of " +
                              std::to_string(need.min_chunk_planes) + " planes need " +
                              bytes_text(double(need.min_stream_bytes)) + " of buffers, the least budget for this run");
-  const std::int64_t host_need = host_field_bytes(need);
-  if (const auto available = host_available_bytes(); available && host_need > *available / ranks_on_node)
-    deck.root().section("grid").fail(
-        "cells", "a rank needs " + bytes_text(double(host_need)) + " of host memory" + fields + ", more than the " +
-                     bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
-                     bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
-                     " rank(s) on this node)" + remedy);
   // Moving the cut builds the rank's slabs anew before freeing the old ones:
   // for a moment their host-memory fields are there twice (but for a
   // store's, which move in place).

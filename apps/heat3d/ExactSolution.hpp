@@ -30,20 +30,14 @@ struct ExactSolution {
 
   // ::sin and ::exp are the spellings callable on host and device with both
   // Kokkos 3.4 (Kokkos::Experimental::sin) and 4.x (Kokkos::sin).
-  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k, double t) const {
-    const int idx[3] = {i, j, k};
-    double value = ::exp(-decay_rate * t);
-    for (int a = 0; a < 3; ++a) value *= ::sin(wavenumber[a] * (idx[a] + 0.5) * spacing[a]);
-    return value;
+  KOKKOS_INLINE_FUNCTION double amplitude(double t) const { return ::exp(-decay_rate * t); }
+  //! The sine factor of axis a at global cell index `index`.
+  KOKKOS_INLINE_FUNCTION double factor(int a, int index) const {
+    return ::sin(wavenumber[a] * (index + 0.5) * spacing[a]);
   }
-};
-
-//! Sets u to the exact solution at `time`.
-struct SetExact {
-  CellArray<double> u;
-  ExactSolution exact;
-  double time;
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { u(i, j, k) = exact(i, j, k, time); }
+  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k, double t) const {
+    return amplitude(t) * factor(0, i) * factor(1, j) * factor(2, k);
+  }
 };
 
 //! A cell's error |u - exact| and its square (for the max and L2 norms).

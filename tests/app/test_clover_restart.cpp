@@ -118,6 +118,43 @@ TEST(CloverLeafRestart, ContinuesBitIdenticallyOnAnotherRankCountAndShare) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+// Where a cell is computed (the device slab, the host slab, both at once)
+// never changes its bits: a run at share 0.5 or 1, or at share 0 again,
+// holds the fields of a run at share 0 after every step. A failure names
+// the first step that differs.
+struct ShareCase {
+  const char* name;
+  const char* share;
+};
+
+void PrintTo(const ShareCase& c, std::ostream* out) { *out << c.name; }
+
+class CloverLeafShares : public testing::TestWithParam<ShareCase> {};
+
+TEST_P(CloverLeafShares, HoldTheBitsOfTheDeviceSlabAfterEveryStep) {
+  const std::string share = GetParam().share;
+  const std::string dir = test::scratch_dir("clover", std::string("share_") + GetParam().name);
+  const auto run = [&](const std::string& name, const std::string& cpu_share) {
+    const test::DriverRun result = test::run_driver(
+        MPI_COMM_WORLD, {deck, "--set", "time.steps=" + std::to_string(last_step), "--set", "report.json=", "--set",
+                         "output.report_every=0", "--set", "checkpoint.every=1", "--set",
+                         "checkpoint.dir=" + dir + "/" + name, "--set", "hybrid.cpu_share=" + cpu_share});
+    EXPECT_EQ(result.code, 0) << result.err;
+  };
+  run("device", "0");
+  run("share", share);
+  for (int step = 1; step <= last_step && !HasFailure(); ++step) {
+    char file[64];
+    std::snprintf(file, sizeof file, "/cloverleaf3d_%06d.chk.h5", step);
+    SCOPED_TRACE("after step " + std::to_string(step));
+    expect_same_final_state(MPI_COMM_WORLD, dir + "/share" + file, dir + "/device" + file);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EachShare, CloverLeafShares,
+                         testing::Values(ShareCase{"again", "0"}, ShareCase{"half", "0.5"}, ShareCase{"host", "1"}),
+                         [](const testing::TestParamInfo<ShareCase>& c) { return std::string(c.param.name); });
+
 // A step reads more than its start state: the limit that bounds dt (the
 // hydrodynamic one, the growth from the last dt, the maximum) and the mass
 // flux of the step before, which the reference's wall halo lags into the

@@ -187,9 +187,11 @@ TEST(RankStoreDomain, MovingAStreamedCutAllocatesNoSecondCopyOfTheFields) {
   // Rebuilt in core: every field again.
   EXPECT_GE(bytes_allocated_by_a_move(0, 4, planes / 2), fields_bytes * 9 / 10);
   // Streamed at both cuts, and streamed to in core (the budget holds a
-  // third of the rank's fields): only what is not a field.
+  // third of the rank's fields): only what is not a field (halo messages,
+  // with a GPU a device and a pinned copy of each), less than half the
+  // fields of the planes that moved.
   const std::int64_t budget = fields_bytes / 3;
-  EXPECT_LT(bytes_allocated_by_a_move(budget, 4, planes / 2), fields_bytes / 10);
+  EXPECT_LT(bytes_allocated_by_a_move(budget, 4, planes / 2), fields_bytes * (planes / 2 - 4) / planes / 2);
   EXPECT_LT(bytes_allocated_by_a_move(budget, planes / 2, planes - 4), fields_bytes / 2);
 }
 
