@@ -35,7 +35,7 @@ bool runs_simulation(int argc, const char* const* argv) {
 int start(int argc, char* argv[]) {
   // A check or a schema needs neither MPI nor Kokkos: it runs on a login node.
   if (const auto offline = offline_command(argc, argv)) return run_offline(*offline, std::cout, std::cerr);
-  flush_subnormals_to_zero();
+  set_subnormal_mode();
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   // Errors come back to STRATA_MPI_CHECK, which says which call failed.

@@ -63,7 +63,7 @@ inline BenchSetup bench_setup(int argc, char* argv[]) {
 //! initialised and returns the process exit code.
 template <class Body>
 int run_bench(int argc, char* argv[], Body&& body) {
-  flush_subnormals_to_zero();
+  set_subnormal_mode();
   STRATA_MPI_CHECK(MPI_Init(&argc, &argv));
   {
     Kokkos::ScopeGuard kokkos(argc, argv);

@@ -1,16 +1,21 @@
 #include "framework/FloatingPoint.hpp"
 
+#include <Kokkos_Core.hpp>
+
 #if defined(__SSE__) || defined(__x86_64__)
 #include <xmmintrin.h>
 #endif
 
 namespace strata {
 
-void flush_subnormals_to_zero() {
+void set_subnormal_mode() {
 #if defined(__SSE__) || defined(__x86_64__)
   // FTZ (bit 15): results that would be subnormal become 0;
   // DAZ (bit 6): subnormal inputs are read as 0.
-  _mm_setcsr(_mm_getcsr() | 0x8040);
+  constexpr unsigned flush = 0x8040;
+  constexpr bool every_slab_on_host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+  _mm_setcsr(every_slab_on_host ? _mm_getcsr() | flush : _mm_getcsr() & ~flush);
 #endif
 }
 

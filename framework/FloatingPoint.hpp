@@ -1,14 +1,18 @@
 #pragma once
 //! \file FloatingPoint.hpp
-//! Subnormal numbers are flushed to zero on the host: decaying fields
-//! (a wave's tail, a diffusing pulse) otherwise fill with subnormals, and
-//! x86 cores take ~100 cycles per operation on them. Values below
-//! 2.2e-308 become 0, which no Strata result
-//! depends on. Call once at the start of main, before any thread exists, so
-//! that OpenMP threads inherit the mode.
+//! How the host treats subnormal numbers (below 2.2e-308). Set once at the
+//! start of main, before any thread exists, so OpenMP threads inherit it.
+//!
+//! Where every slab is a host slab (a build without a GPU), subnormals are
+//! flushed to zero: decaying fields (a wave's tail, a diffusing pulse)
+//! otherwise fill with them, and x86 cores take ~100 cycles per operation on
+//! them. A GPU computes doubles with subnormals and cannot flush them, so in
+//! a GPU build the host keeps them too: a cell's bits then do not depend on
+//! the processor that computed it, which hybrid runs, restarts at another
+//! share and the tests that compare them rely on.
 
 namespace strata {
 
-void flush_subnormals_to_zero();
+void set_subnormal_mode();
 
 }  // namespace strata

@@ -11,7 +11,7 @@
 #include <cstdio>
 
 int main(int argc, char* argv[]) {
-  strata::flush_subnormals_to_zero();  // as the strata executable does
+  strata::set_subnormal_mode();  // as the strata executable does
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   if (provided < MPI_THREAD_FUNNELED) {
