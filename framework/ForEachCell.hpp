@@ -7,9 +7,8 @@
 //! host spaces iterate rows (k, j) in parallel with an inner `omp simd` i loop
 //! over unit-stride CellArrays, which vectorises (a small launch may run on
 //! the calling thread alone, where that measured faster: HostLaunchWidth.hpp);
-//! device spaces map a short (i, j) column of cells to one thread through a
-//! rank-3 MDRange with i fastest. Launches are asynchronous on device
-//! instances; callers fence.
+//! device spaces map one cell to one thread through a rank-3 MDRange with i
+//! fastest. Launches are asynchronous on device instances; callers fence.
 
 #include "framework/Box.hpp"
 #include "framework/HostLaunchWidth.hpp"
@@ -111,33 +110,6 @@ CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
                                {tile[X], tile[Y], tile[Z]});
 }
 
-// Devices, a box deep enough along z: a thread walks `planes_per_thread`
-// cells of its (i, j) column, so the values it read for one cell (its own,
-// k - 1's, its block's neighbours') are in L1 for the next, where one
-// thread per cell reads each value three times from L2.
-inline constexpr int planes_per_thread = 8;
-
-template <class Kernel>
-struct ColumnWalk {
-  Kernel kernel;
-  int k_lo, k_hi;
-
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int walk) const {
-    const int first = k_lo + walk * planes_per_thread;
-    const int last = first + planes_per_thread < k_hi ? first + planes_per_thread : k_hi;
-    for (int k = first; k < last; ++k) kernel(i, j, k);
-  }
-};
-
-template <class ExecSpace, class Kernel>
-void for_each_column(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel) {
-  count_launch();
-  Box walks = box;
-  walks.lo[Z] = 0;
-  walks.hi[Z] = (box.extent(Z) + planes_per_thread - 1) / planes_per_thread;
-  Kokkos::parallel_for(label, cell_policy(exec, walks), ColumnWalk<Kernel>{kernel, box.lo[Z], box.hi[Z]});
-}
-
 // Host spaces: run `run` of `runs` takes one contiguous run of the rows
 // (k, j) of every box, as a static OpenMP schedule would, decoding (j, k)
 // once and stepping; the i loop is unit stride and vectorised.
@@ -237,8 +209,6 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
   if (box.empty()) return;
   if constexpr (Impl::runs_on_host<ExecSpace>) {
     Impl::for_each_row(label, exec, Impl::box_list(&box, 1), kernel);
-  } else if (box.extent(Z) >= Impl::planes_per_thread) {
-    Impl::for_each_column(label, exec, box, kernel);
   } else {
     Impl::count_launch();
     Kokkos::parallel_for(label, Impl::cell_policy(exec, box), kernel);

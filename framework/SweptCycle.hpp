@@ -18,6 +18,7 @@
 #include "framework/ForEachCell.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledCycle.hpp"
+#include "framework/WallMirrors.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -27,42 +28,36 @@ namespace Impl {
 
 inline Box box_of(const CellBox& b) { return Box{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}}; }
 
-// Wall ghosts along `axis` from the cells they mirror: ghost g of every
-// field gets offset + sign * (the cell at reflect - g along the axis).
-template <int N>
-struct MirrorWallGhosts {
-  StateOut<N> cells;
-  WallMirror mirror[N];
-  int axis, reflect;
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const int from_i = axis == X ? reflect - i : i, from_j = axis == Y ? reflect - j : j,
-              from_k = axis == Z ? reflect - k : k;
-    for (int f = 0; f < N; ++f) cells[f](i, j, k) = mirror[f].offset + mirror[f].sign * cells[f](from_i, from_j, from_k);
-  }
-};
-
-// The wall ghosts of `level` (the cells of level_box(t)) in `cells`, r deep.
+// The wall ghosts of `level` (the cells of level_box(t)) in `cells`, r
+// deep, in one launch (framework/WallMirrors.hpp). A level does not grow
+// towards a wall: every wall is a face of the owned box, the mirror plane.
 template <int N, class ExecSpace>
 void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const TiledCycle<N>& cycle,
                         const CellBox& level) {
   const int r = cycle.reach;
-  Box span = box_of(level);  // the level's cells plus the ghosts mirrored so far
+  Box inner = box_of(level);
   for (int axis = 0; axis < 3; ++axis) {
-    Box grown = span;
-    for (int side = 0; side < 2; ++side) {
-      if (!cycle.walls[axis][side]) continue;
-      // A level does not grow towards a wall: every wall is a face of the owned box.
-      const int face = side == 0 ? cycle.owned.lo[axis] : cycle.owned.hi[axis];
-      Box ghosts = span;
-      ghosts.lo[axis] = side == 0 ? face - r : face;
-      ghosts.hi[axis] = side == 0 ? face : face + r;
-      MirrorWallGhosts<N> kernel{cells, {}, axis, 2 * face - 1};
-      for (int f = 0; f < N; ++f) kernel.mirror[f] = cycle.mirror[f][axis];
-      for_each_cell("strata::swept_cycle_walls", exec, ghosts, kernel);
-      (side == 0 ? grown.lo[axis] : grown.hi[axis]) = side == 0 ? face - r : face + r;
-    }
-    span = grown;
+    if (cycle.walls[axis][0]) inner.lo[axis] = cycle.owned.lo[axis];
+    if (cycle.walls[axis][1]) inner.hi[axis] = cycle.owned.hi[axis];
   }
+  Box span = inner;
+  FaceMask walls{};
+  MirrorAcrossWalls<N> kernel{};
+  for (int f = 0; f < N; ++f) kernel.cells[f] = cells[f];
+  for (int axis = 0; axis < 3; ++axis) {
+    walls[axis] = {cycle.walls[axis][0], cycle.walls[axis][1]};
+    kernel.lo[axis] = walls[axis][0] ? inner.lo[axis] : -unbounded;
+    kernel.end[axis] = walls[axis][1] ? inner.hi[axis] : unbounded;
+    kernel.reflect_low[axis] = 2 * inner.lo[axis] - 1;
+    kernel.reflect_high[axis] = 2 * inner.hi[axis] - 1;
+    for (int f = 0; f < N; ++f) {
+      kernel.offset[f][axis] = cycle.mirror[f][axis].offset;
+      kernel.sign[f][axis] = cycle.mirror[f][axis].sign;
+    }
+    if (walls[axis][0]) span.lo[axis] -= r;
+    if (walls[axis][1]) span.hi[axis] += r;
+  }
+  for_each_cell("strata::swept_cycle_walls", exec, ghosts_beyond_walls(inner, span, walls, r), kernel);
 }
 
 }  // namespace Impl
