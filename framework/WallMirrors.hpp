@@ -7,8 +7,8 @@
 //! wall's condition, ghost = offset + sign * mirror, x first, then y, then
 //! z. That is what filling the walls axis by axis gives (an edge or a corner
 //! is the mirror of a mirror), without reading a ghost the launch writes.
-//! halo/WallGhosts.hpp fills a field's walls with it, framework/SweptCycle.hpp
-//! a swept level's.
+//! halo/WallGhosts.hpp fills a field's walls with it on a device, where a
+//! launch costs microseconds, and framework/SweptCycle.hpp a swept level's.
 
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"

@@ -7,6 +7,7 @@
 #include "tests/DriverRun.hpp"
 #include "tests/TestData.hpp"
 
+#include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -49,9 +50,13 @@ TEST(DeviceWork, OneUpdateAStepIsOneLaunchAndOneWait) {
 TEST(DeviceWork, CloverLeafWaitsAtMostSixTimesAStep) {
   const StepWork work = step_work(test::data_dir() + "/../inputs/clover_test1.in", {});
   EXPECT_LE(work.fences, 6.0);
-  // Its wall fills are a launch per field (halo/WallGhosts.hpp): a step of
-  // 64 launches, which one launch per exchange would cut to under 25.
-  EXPECT_LE(work.launches, 64.0);
+  // Its wall fills (halo/WallGhosts.hpp) are a launch per field on a device
+  // (a step of 64 launches, which one launch per exchange would cut to
+  // under 25), and a launch per field and axis on the host, where a launch
+  // costs little and each is a vectorised row loop (126).
+  constexpr bool device_is_host =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+  EXPECT_LE(work.launches, device_is_host ? 126.0 : 64.0);
   EXPECT_GE(work.launches, 20.0);
 }
 
