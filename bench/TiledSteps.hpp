@@ -8,7 +8,8 @@
 //! state was set or swept untiled fills walls first, as HybridDomain::advance
 //! does); a
 //! checksum of the state so that every tiled depth is checked against the
-//! untiled steps before it is timed; and the `--tile X,Y` option.
+//! untiled steps before it is timed; the search for k and the tile a run
+//! makes (node-hybrid/TilingTuner.hpp); and the `--tile X,Y` option.
 
 #include "framework/Box.hpp"
 #include "framework/Field.hpp"
@@ -18,7 +19,9 @@
 #include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledKernel.hpp"
+#include "framework/Timers.hpp"
 #include "halo/WallGhosts.hpp"
+#include "node-hybrid/TilingTuner.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -27,9 +30,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace strata::bench {
 
@@ -71,13 +76,6 @@ inline std::optional<TileShape> take_tile_option(int& argc, char* argv[]) {
 
 //! "128x16" for a row label.
 inline std::string tile_text(const TileShape& t) { return std::to_string(t[0]) + "x" + std::to_string(t[1]); }
-
-//! Where the tiles come from, for a benchmark's first line.
-inline std::string tile_origin(const std::optional<TileShape>& tile) {
-  return tile ? "from --tile " + tile_text(*tile)
-              : "from host_tile_shape (" + std::to_string(host_tile_cache_bytes() >> 10) +
-                    " KiB of plane windows per thread)";
-}
 
 //! The state of `Update` (its `fields` fields, and as many for the next
 //! state) on `owned` with `ghosts` layers, every face a wall.
@@ -124,9 +122,8 @@ class WalledState {
     walls_fresh_ = false;
   }
 
-  //! The tiled cycle of `steps` steps with `tile`, or the tile
-  //! HybridDomain would choose on the host for `threads` threads.
-  TiledCycle<N> cycle(int steps, const std::optional<TileShape>& tile, int threads) const {
+  //! The tiled cycle of `steps` steps with `tile`.
+  TiledCycle<N> cycle(int steps, const TileShape& tile) const {
     TiledCycle<N> c;
     c.levels = steps;
     c.reach = Update::reach;
@@ -134,8 +131,7 @@ class WalledState {
     c.walls = all_faces();
     for (int f = 0; f < N; ++f)
       for (int a = 0; a < 3; ++a) c.mirror[f][a] = mirror_[f][a];
-    c.tile = tile ? TileShape{std::min((*tile)[0], owned_.extent(X)), std::min((*tile)[1], owned_.extent(Y))}
-                  : host_tile_shape(c, threads, host_tile_cache_bytes());
+    c.tile = {std::min(tile[0], owned_.extent(X)), std::min(tile[1], owned_.extent(Y))};
     return c;
   }
 
@@ -216,5 +212,94 @@ std::uint64_t tiled_checksum(WalledState<Update>& s, const Update& update, const
   for (int n = 0; n < steps; n += c.levels) s.tiled_cycle(update, c);
   return s.checksum();
 }
+
+//! The search a run makes for its tiled cycles (node-hybrid/TilingTuner.hpp),
+//! made on `state`: k of tiled_depths by host tile rows, each candidate's
+//! cycles timed one by one, as a run times its first cycles.
+template <class Update>
+TilingTuner measure_tilings(WalledState<Update>& state, const Update& update) {
+  TilingTuner tuner({tiled_depths.begin(), tiled_depths.end()},
+                    host_tile_rows(state.owned().extent(Y)), {2, first_host_tile_rows});
+  while (tuner.tuning()) {
+    const TilingChoice c = tuner.current();
+    const TiledCycle<Update::fields> cycle = state.cycle(c.steps, host_tile(state.owned(), c.rows, Update::reach));
+    const double start = Timers::now();
+    state.tiled_cycle(update, cycle);
+    tuner.measured(c.steps, Timers::now() - start);
+  }
+  return tuner;
+}
+
+//! The tile for `steps` steps: `--tile` where given, else the fastest rows
+//! the search measured at that k (its first rows where it measured none).
+inline TileShape tile_for(int steps, const std::optional<TileShape>& given, const TilingTuner& search,
+                          const Box& owned, int reach) {
+  if (given) return *given;
+  int rows = first_host_tile_rows;
+  double fastest = 0.0;
+  for (const TilingTuner::Trial& t : search.trials())
+    if (t.choice.steps == steps && (fastest == 0.0 || t.seconds_per_step < fastest))
+      rows = t.choice.rows, fastest = t.seconds_per_step;
+  return host_tile(owned, rows, reach);
+}
+
+//! The search's candidates as one line: "k=2 256x32: 1.42", in Gcell/s for `cells`.
+inline std::string search_text(const TilingTuner& search, const Box& owned, int reach) {
+  std::string text;
+  char item[64];
+  for (const TilingTuner::Trial& t : search.trials()) {
+    std::snprintf(item, sizeof item, "%sk=%d %s: %.3f", text.empty() ? "" : ", ", t.choice.steps,
+                  tile_text(host_tile(owned, t.choice.rows, reach)).c_str(), owned.num_cells() / t.seconds_per_step / 1e9);
+    text += item;
+  }
+  return text;
+}
+
+//! The tiled variants a benchmark times: a cycle of each of tiled_depths
+//! with its tile (tile_for), then the search's choice ("auto"), each
+//! checked bit for bit against untiled steps.
+template <class Update>
+struct TiledVariants {
+  Box owned;
+  TilingTuner search;
+  std::vector<TiledCycle<Update::fields>> cycles;
+  std::vector<bool> exact;
+
+  template <class Initial>
+  TiledVariants(WalledState<Update>& state, const Update& update, const Initial& initial,
+                const std::optional<TileShape>& given)
+      : owned(state.owned()), search(measure_tilings(state, update)) {
+    for (int k : tiled_depths) cycles.push_back(state.cycle(k, tile_for(k, given, search, state.owned(), Update::reach)));
+    const TilingChoice chosen = *search.chosen();
+    cycles.push_back(state.cycle(chosen.steps, host_tile(state.owned(), chosen.rows, Update::reach)));
+    const int checked_steps = 2 * deepest_tiled_depth;
+    const std::uint64_t untiled = untiled_checksum(state, update, initial, checked_steps);
+    for (const TiledCycle<Update::fields>& c : cycles)
+      exact.push_back(tiled_checksum(state, update, initial, checked_steps, c) == untiled);
+  }
+
+  //! A timed body per variant, each `steps` steps (a multiple of every depth).
+  void add_bodies(std::vector<std::function<void()>>& bodies, WalledState<Update>& state, const Update& update,
+                  int steps) const {
+    for (const TiledCycle<Update::fields>& c : cycles)
+      bodies.push_back([&state, &update, c, steps] {
+        for (int s = 0; s < steps; s += c.levels) state.tiled_cycle(update, c);
+      });
+  }
+
+  //! Their table rows, `row(name, seconds per step, exact)`, from `seconds`
+  //! (one per variant), then the search's candidates.
+  template <class Row>
+  void print(const double* seconds, const Row& row) const {
+    const auto name = [](const TiledCycle<Update::fields>& c) {
+      return "k=" + std::to_string(c.levels) + ", tile " + tile_text(c.tile);
+    };
+    for (std::size_t v = 0; v + 1 < cycles.size(); ++v)
+      row("tiled " + name(cycles[v]), seconds[v], exact[v] ? "yes" : "NO");
+    row("tiled auto: " + name(cycles.back()), seconds[cycles.size() - 1], exact.back() ? "yes" : "NO");
+    std::printf("        auto: chosen from %zu candidates measured here (Gcell/s, in the order measured): %s\n",
+                search.trials().size(), search_text(search, owned, Update::reach).c_str());
+  }
+};
 
 }  // namespace strata::bench

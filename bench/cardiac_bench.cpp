@@ -1,10 +1,12 @@
 //! The cardiac step (apps/cardiac/CardiacStep.hpp: diffusion of e and the
 //! Aliev-Panfilov reaction fused, two fields in and two out) on the host
 //! space, untiled and time tiled (framework/TiledKernel.hpp) with k = 1, 2, 4
-//! and 8 steps per cycle, and "auto", the fastest of those in this run,
-//! beside the copy bandwidth measured in the same run. Usage:
-//! cardiac_bench [--tile X,Y] [N ...] (default: 128 256 512; --tile
-//! overrides host_tile_shape's tile).
+//! and 8 steps per cycle, and "auto", what a run with `time_tiling.steps:
+//! auto` chooses on this machine (the search of node-hybrid/TilingTuner.hpp,
+//! whose candidates are printed after the rows), beside the copy bandwidth
+//! measured in the same run. Each k row takes the tile the search found
+//! fastest at that k. Usage: cardiac_bench [--tile X,Y] [N ...] (default:
+//! 128 256 512; --tile gives the k rows' tile).
 //!
 //! Every row runs on the same N^3 box with 8 ghost layers (what a domain
 //! tiled up to 8 steps holds), all six faces no-flux walls. "untiled whole
@@ -27,7 +29,6 @@
 #include "bench/Measure.hpp"
 #include "bench/TiledSteps.hpp"
 #include "framework/Diffusion7.hpp"
-#include "framework/HostTileShape.hpp"
 #include "framework/TiledKernel.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -45,16 +46,13 @@ namespace {
 
 using namespace strata;
 using bench::HostExec;
-using bench::tiled_depths;
 using Update = cardiac::CardiacStep;
 
 constexpr double bytes_per_cell_step = 32.0;
-constexpr int variants = 2 + int(tiled_depths.size());  // whole step, sweep only, tiled k
 
 struct Result {
-  std::array<double, variants> seconds;  // per step
-  std::array<TileShape, tiled_depths.size()> tiles;
-  std::array<bool, tiled_depths.size()> exact;
+  bench::TiledVariants<Update> variants;
+  std::vector<double> seconds;  // per step: whole step, sweep only, then each tiled variant
 };
 
 Result time_cardiac_step(int n, const std::optional<TileShape>& tile) {
@@ -68,21 +66,14 @@ Result time_cardiac_step(int n, const std::optional<TileShape>& tile) {
   const int steps = (std::max(deepest, int(1e8 / owned.num_cells())) + deepest - 1) / deepest * deepest;
   const int repeats = 9;
 
-  Result result{};
   const WallCondition no_flux{WallKind::Neumann, 0.0};
   bench::WalledState<Update> state(owned, deepest, {no_flux, no_flux});
   // e in [0, 1] and r in [0, 0.2], varying from cell to cell.
   const auto initial = [](int f, int i, int j, int k) {
     return (f == 0 ? 1.0 : 0.2) * double((7 * i + 13 * j + 29 * k + 50 * f) % 101) / 100.0;
   };
-  const int checked_steps = 2 * deepest;
-  const std::uint64_t untiled = bench::untiled_checksum(state, update, initial, checked_steps);
-  std::vector<TiledCycle<Update::fields>> cycles;
-  for (std::size_t d = 0; d < tiled_depths.size(); ++d) {
-    cycles.push_back(state.cycle(tiled_depths[d], tile, HostExec().concurrency()));
-    result.tiles[d] = cycles.back().tile;
-    result.exact[d] = bench::tiled_checksum(state, update, initial, checked_steps, cycles.back()) == untiled;
-  }
+  state.set(initial);
+  Result result{bench::TiledVariants<Update>(state, update, initial, tile), {}};
 
   std::vector<std::function<void()>> bodies;
   bodies.push_back([&] {
@@ -93,12 +84,8 @@ Result time_cardiac_step(int n, const std::optional<TileShape>& tile) {
     for (int s = 0; s < steps; ++s) state.sweep(update);
     HostExec().fence();
   });
-  for (const TiledCycle<Update::fields>& c : cycles)
-    bodies.push_back([&, c] {
-      for (int s = 0; s < steps; s += c.levels) state.tiled_cycle(update, c);
-    });
-  const std::vector<double> best = bench::best_times_alternated(repeats, bodies);
-  for (int b = 0; b < variants; ++b) result.seconds[b] = best[b] / steps;
+  result.variants.add_bodies(bodies, state, update, steps);
+  for (double seconds : bench::best_times_alternated(repeats, bodies)) result.seconds.push_back(seconds / steps);
   return result;
 }
 
@@ -109,7 +96,7 @@ int main(int argc, char* argv[]) {
   return bench::run_bench(argc, argv, [&](const bench::BenchSetup& setup) {
     const std::vector<int> sizes = setup.values_from<int>(0, {128, 256, 512});
     std::printf("cardiac_bench: %s with %d threads, tiles %s\n", HostExec::name(), HostExec().concurrency(),
-                bench::tile_origin(tile).c_str());
+                tile ? ("from --tile " + bench::tile_text(*tile)).c_str() : "measured here");
     const double copy_gbs = bench::copy_bandwidth<HostExec>();
     std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
     std::printf("%6s  %-30s %10s %10s %9s %12s %6s\n", "N", "variant", "Gcell/s", "GB/s", "% copy",
@@ -126,14 +113,7 @@ int main(int argc, char* argv[]) {
       };
       row("untiled whole step", r.seconds[0], "");
       row("untiled sweep only", r.seconds[1], "");
-      std::size_t best = 0;
-      for (std::size_t d = 0; d < tiled_depths.size(); ++d) {
-        row("tiled k=" + std::to_string(tiled_depths[d]) + ", tile " + bench::tile_text(r.tiles[d]),
-            r.seconds[2 + d], r.exact[d] ? "yes" : "NO");
-        if (r.seconds[2 + d] < r.seconds[2 + best]) best = d;
-      }
-      row("tiled auto (best: k=" + std::to_string(tiled_depths[best]) + ")", r.seconds[2 + best],
-          r.exact[best] ? "yes" : "NO");
+      r.variants.print(r.seconds.data() + 2, row);
     }
   });
 }

@@ -1,19 +1,23 @@
 //! heat3d update throughput on the host space, beside the machine's measured
 //! copy bandwidth and a hand-written OpenMP loop doing the same update, all in
-//! the same run: the untiled update through the framework, and time-tiled
-//! cycles (framework/TiledKernel.hpp) of k = 1, 2, 4 and 8 steps, and "auto",
-//! the fastest of those in this run. Usage: heat_bench [--tile X,Y] [N ...]
-//! (default: 128 256 512; --tile overrides host_tile_shape's tile). The
-//! strata row says whether the launch ran on every thread or, where that
-//! measured faster for a small box, on the calling thread alone.
+//! the same run: the untiled update through the framework, time-tiled cycles
+//! (framework/TiledKernel.hpp) of k = 1, 2, 4 and 8 steps, and "auto", what a
+//! run with `time_tiling.steps: auto` chooses: the steps and host tile
+//! found by the same search on this machine (node-hybrid/TilingTuner.hpp),
+//! whose candidates are printed after the rows. Each k row takes the tile
+//! the search found fastest at that k. Usage: heat_bench [--tile X,Y] [N ...]
+//! (default: 128 256 512; --tile gives the k rows' tile). The strata row
+//! says whether the launch ran on every thread or, where that measured
+//! faster for a small box, on the calling thread alone.
 //!
 //! The untiled rows run on an N^3 box with one ghost layer and no wall fill
 //! (the ghosts keep their values); the tiled rows on their own pair of
 //! fields with 8 ghost layers (what a domain tiled up to 8 steps holds),
 //! all six faces Dirichlet 0 walls: a cycle runs its tiles, which mirror the
 //! walls of the planes they write, as HybridDomain::advance does on one rank
-//! (only a cycle after the state was set fills the walls first). Before timing, each k is checked against 16 untiled
-//! steps with walls: "exact" says whether the state is the same bit for bit.
+//! (only a cycle after the state was set fills the walls first). Before
+//! timing, each variant is checked against 16 untiled steps with walls:
+//! "exact" says whether the state is the same bit for bit.
 //!
 //! Effective bandwidth counts 16 bytes per cell and step (one read, one
 //! write), the minimum traffic of one untiled step; tiled rows beyond 100% of
@@ -26,7 +30,6 @@
 #include "bench/TiledSteps.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
-#include "framework/HostTileShape.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledKernel.hpp"
 
@@ -64,44 +67,25 @@ void hand_written_step(const double* __restrict in, double* __restrict out, int 
     }
 }
 
-constexpr int variants = 2 + int(strata::bench::tiled_depths.size());  // strata, hand, tiled k
-
 struct Result {
-  std::array<double, variants> seconds;  // per step: strata, hand, then each tiled depth
-  std::array<strata::TileShape, strata::bench::tiled_depths.size()> tiles;
-  std::array<bool, strata::bench::tiled_depths.size()> exact;
+  std::vector<double> seconds;  // per step: strata, hand, then each tiled variant
   strata::HostWidth framework_width;  // what the launch site chose
 };
 
-Result time_heat_update(int n, const std::optional<strata::TileShape>& tile) {
-  using strata::bench::tiled_depths;
+template <class Update>
+Result time_heat_update(int n, strata::bench::WalledState<Update>& tiled, const Update& update,
+                        const strata::bench::TiledVariants<Update>& variants) {
   const Box owned = strata::box_of_size(n, n, n);
   strata::Field<Exec::memory_space> u("u", owned, 1), v("v", owned, 1);
   Kokkos::deep_copy(u.view(), 1.0);
   Kokkos::deep_copy(v.view(), 1.0);
-  const std::array<double, 3> h{1.0 / n, 1.0 / n, 1.0 / n};
-  const double dt = 0.1 * h[0] * h[0];
   // A multiple of every tiled depth, so each variant does the same steps.
   const int deepest = strata::bench::deepest_tiled_depth;
   const int steps = (std::max(deepest, int(2e8 / owned.num_cells())) + deepest - 1) / deepest * deepest;
   const int repeats = 9;
-  using Update = strata::heat3d::HeatStep;
   using Step = strata::StepKernel<Update>;
-  const Update update{strata::Diffusion7(1.0, dt, h)};
   const Step forward{update, {u.cells()}, {v.cells()}};
   const Step backward{update, {v.cells()}, {u.cells()}};
-
-  Result result{};
-  strata::bench::WalledState<Update> tiled(owned, deepest, {strata::WallCondition{strata::WallKind::Dirichlet, 0.0}});
-  const auto initial = [](int, int i, int j, int k) { return double((7 * i + 13 * j + 29 * k) % 101) / 100.0; };
-  const int checked_steps = 2 * deepest;
-  const std::uint64_t untiled = strata::bench::untiled_checksum(tiled, update, initial, checked_steps);
-  std::vector<strata::TiledCycle<1>> cycles;
-  for (std::size_t d = 0; d < tiled_depths.size(); ++d) {
-    cycles.push_back(tiled.cycle(tiled_depths[d], tile, Exec().concurrency()));
-    result.tiles[d] = cycles.back().tile;
-    result.exact[d] = strata::bench::tiled_checksum(tiled, update, initial, checked_steps, cycles.back()) == untiled;
-  }
 
   std::vector<std::function<void()>> bodies;
   bodies.push_back([&] {
@@ -117,12 +101,9 @@ Result time_heat_update(int n, const std::optional<strata::TileShape>& tile) {
                         update.diffusion.cz, update.diffusion.cc);
     }
   });
-  for (const strata::TiledCycle<1>& c : cycles)
-    bodies.push_back([&, c] {
-      for (int s = 0; s < steps; s += c.levels) tiled.tiled_cycle(update, c);
-    });
-  const std::vector<double> best = best_times_alternated(repeats, bodies);
-  for (int b = 0; b < variants; ++b) result.seconds[b] = best[b] / steps;
+  variants.add_bodies(bodies, tiled, update, steps);
+  Result result;
+  for (double seconds : best_times_alternated(repeats, bodies)) result.seconds.push_back(seconds / steps);
   const auto width = strata::Impl::host_width_sites<Exec, Step>().chosen(
       owned.num_cells(), std::int64_t(n) * n);
   result.framework_width = width.value_or(strata::HostWidth::AllThreads);
@@ -134,16 +115,24 @@ Result time_heat_update(int n, const std::optional<strata::TileShape>& tile) {
 int main(int argc, char* argv[]) {
   const std::optional<strata::TileShape> tile = strata::bench::take_tile_option(argc, argv);
   return strata::bench::run_bench(argc, argv, [&](const strata::bench::BenchSetup& setup) {
-    using strata::bench::tiled_depths;
     const std::vector<int> sizes = setup.values_from<int>(0, {128, 256, 512});
     std::printf("heat_bench: %s with %d threads, tiles %s\n", Exec::name(), Exec().concurrency(),
-                strata::bench::tile_origin(tile).c_str());
+                tile ? ("from --tile " + strata::bench::tile_text(*tile)).c_str() : "measured here");
     const double copy_gbs = strata::bench::copy_bandwidth<Exec>();
     std::printf("copy bandwidth (STREAM-like, 16 B/element): %.2f GB/s\n", copy_gbs);
     std::printf("%6s  %-30s %10s %10s %9s %10s %6s\n", "N", "variant", "Gcell/s", "GB/s", "% copy", "vs hand",
                 "exact");
     for (int n : sizes) {
-      const Result r = time_heat_update(n, tile);
+      using Update = strata::heat3d::HeatStep;
+      const std::array<double, 3> h{1.0 / n, 1.0 / n, 1.0 / n};
+      const Update update{strata::Diffusion7(1.0, 0.1 * h[0] * h[0], h)};
+      // The tiled variants on their own fields, with the ghost layers of the deepest cycle.
+      strata::bench::WalledState<Update> tiled(strata::box_of_size(n, n, n), strata::bench::deepest_tiled_depth,
+                                               {strata::WallCondition{strata::WallKind::Dirichlet, 0.0}});
+      const auto initial = [](int, int i, int j, int k) { return double((7 * i + 13 * j + 29 * k) % 101) / 100.0; };
+      tiled.set(initial);
+      const strata::bench::TiledVariants<Update> variants(tiled, update, initial, tile);
+      const Result r = time_heat_update(n, tiled, update, variants);
       const double cells = double(n) * n * n;
       const double hand_seconds = r.seconds[1];
       const auto row = [&](const std::string& name, double seconds, const char* exact) {
@@ -155,14 +144,7 @@ int main(int argc, char* argv[]) {
                                                              : "strata untiled, calling thread",
           r.seconds[0], "");
       row("hand-written OpenMP", hand_seconds, "");
-      std::size_t best = 0;
-      for (std::size_t d = 0; d < tiled_depths.size(); ++d) {
-        row("tiled k=" + std::to_string(tiled_depths[d]) + ", tile " + strata::bench::tile_text(r.tiles[d]),
-            r.seconds[2 + d], r.exact[d] ? "yes" : "NO");
-        if (r.seconds[2 + d] < r.seconds[2 + best]) best = d;
-      }
-      row("tiled auto (best: k=" + std::to_string(tiled_depths[best]) + ")", r.seconds[2 + best],
-          r.exact[best] ? "yes" : "NO");
+      variants.print(r.seconds.data() + 2, row);
     }
   });
 }

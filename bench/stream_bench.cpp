@@ -17,6 +17,7 @@
 #include "apps/heat3d/Heat3d.hpp"
 #include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -111,7 +112,7 @@ int main(int argc, char* argv[]) {
     const int default_planes = std::max(min_chunk_planes(k, reach), (n + 7) / 8);
     const std::int64_t budget = setup.args.size() > 2 ? std::int64_t(setup.value<double>(2, 0) * (1 << 20))
                                                       : chunk_buffer_bytes(rank_box, k, reach, 1, default_planes);
-    const bool one_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceExecSpace::memory_space>::accessible;
+    const bool one_memory = device_is_host;
 
     const double device_gbs = bench::copy_bandwidth<DeviceExecSpace>();
     const double host_gbs = bench::copy_bandwidth<HostExecSpace>();

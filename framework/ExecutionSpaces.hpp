@@ -16,6 +16,15 @@ namespace strata {
 using DeviceExecSpace = Kokkos::DefaultExecutionSpace;
 using HostExecSpace = Kokkos::DefaultHostExecutionSpace;
 
+//! True where `ExecSpace` works on host memory: the host spaces, and every
+//! space of a build without a GPU.
+template <class ExecSpace>
+inline constexpr bool runs_on_host =
+    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+
+//! True in a build without a GPU: the device slab is a second host partition.
+inline constexpr bool device_is_host = runs_on_host<DeviceExecSpace>;
+
 #ifdef KOKKOS_ENABLE_CUDA
 using PinnedHostSpace = Kokkos::CudaHostPinnedSpace;
 #else

@@ -1,5 +1,7 @@
 #include "framework/FloatingPoint.hpp"
 
+#include "framework/ExecutionSpaces.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #if defined(__SSE__) || defined(__x86_64__)
@@ -13,9 +15,7 @@ void set_subnormal_mode() {
   // FTZ (bit 15): results that would be subnormal become 0;
   // DAZ (bit 6): subnormal inputs are read as 0.
   constexpr unsigned flush = 0x8040;
-  constexpr bool every_slab_on_host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
-  _mm_setcsr(every_slab_on_host ? _mm_getcsr() | flush : _mm_getcsr() & ~flush);
+  _mm_setcsr(device_is_host ? _mm_getcsr() | flush : _mm_getcsr() & ~flush);
 #endif
 }
 

@@ -11,6 +11,7 @@
 //! fastest. Launches are asynchronous on device instances; callers fence.
 
 #include "framework/Box.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/HostLaunchWidth.hpp"
 #include "framework/InlineKernels.hpp"
 #include "framework/Region.hpp"
@@ -31,10 +32,6 @@ namespace Impl {
 // Global indices go negative in ghost layers; the default MDRange index type
 // is unsigned on some backends and Kokkos 3.4 aborts on the conversion.
 using CellIndex = Kokkos::IndexType<int>;
-
-template <class ExecSpace>
-constexpr bool runs_on_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
 // A few boxes as plain numbers a kernel can carry (cells counted
 // cumulatively, for the flat device launch).
@@ -207,7 +204,7 @@ void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList&
 template <class ExecSpace, class Kernel>
 void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel) {
   if (box.empty()) return;
-  if constexpr (Impl::runs_on_host<ExecSpace>) {
+  if constexpr (runs_on_host<ExecSpace>) {
     Impl::for_each_row(label, exec, Impl::box_list(&box, 1), kernel);
   } else {
     Impl::count_launch();
@@ -226,7 +223,7 @@ void for_each_cell(const char* label, const ExecSpace& exec, const std::vector<B
     const int count = int(std::min<std::size_t>(Impl::BoxList::capacity, boxes.size() - first));
     const Impl::BoxList list = Impl::box_list(boxes.data() + first, count);
     if (list.count == 0) continue;
-    if constexpr (Impl::runs_on_host<ExecSpace>)
+    if constexpr (runs_on_host<ExecSpace>)
       Impl::for_each_row(label, exec, list, kernel);
     else if (list.count == 1)
       for_each_cell(label, exec, Impl::box_in(list, 0), kernel);

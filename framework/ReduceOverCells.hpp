@@ -216,7 +216,7 @@ double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& val
   double result = Op::identity();
   if (box.empty()) return result;
   const auto reducer = Impl::kokkos_reducer<Op>(result);
-  if constexpr (Impl::runs_on_host<ExecSpace>) {
+  if constexpr (runs_on_host<ExecSpace>) {
     Impl::reduce_rows(
         exec, box,
         [=](int ilo, int ihi, int j, int k, double& acc) {
@@ -244,7 +244,7 @@ std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec,
   Values result;
   Reducer{&result}.init(result);
   if (!box.empty()) {
-    if constexpr (Impl::runs_on_host<ExecSpace>) {
+    if constexpr (runs_on_host<ExecSpace>) {
       Impl::reduce_rows(
           exec, box,
           [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },

@@ -258,7 +258,7 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   // Windows on chip where they fit (device shared memory), else in the
   // team's global-memory scratch; host threads' scratch is their own memory.
   const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
-  const int level = !Impl::runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+  const int level = !runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Impl::count_launch();
   Kokkos::parallel_for("strata::tiled_cycle", policy,

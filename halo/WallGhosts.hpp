@@ -190,7 +190,7 @@ void fill_wall_ghosts(const ExecSpace& exec, const Field<MemorySpace>& field,
   for (int axis = X; axis <= Z; ++axis)
     STRATA_REQUIRE(field.owned().extent(axis) >= h, "a wall needs at least " << h << " owned cells, field "
                                                         << field.name() << " has " << field.owned().extent(axis));
-  if constexpr (Impl::runs_on_host<ExecSpace>)
+  if constexpr (runs_on_host<ExecSpace>)
     Impl::fill_walls_axis_by_axis(exec, field, is_wall, conditions, part, h);
   else
     Impl::fill_walls_in_one_launch(exec, field, is_wall, conditions, part, h);

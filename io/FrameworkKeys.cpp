@@ -165,19 +165,18 @@ const DeckKey time_tiling_steps =
                "must hold steps x reach: leave `halo.width` at 0 (it then becomes steps x reach) or give at least "
                "that. `auto`: 1, 2, 4, ... up to " +
                std::to_string(most_auto_tiled_steps) +
-               " (up to `halo.width` when given) are each measured on the run's first cycles and the fastest per "
-               "step kept, remembered in `hybrid.tune_cache` like the CPU share. For apps whose step is one "
-               "update; an app of many kernels per step refuses it");
+               " (up to `halo.width` when given) are candidates, searched together with the host tiles on the "
+               "run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` like the CPU "
+               "share. For apps whose step is one update; an app of many kernels per step refuses it");
 const DeckKey time_tiling_tile =
     DeckKey("time_tiling.tile", K::Integers2)
-        .defaults_to("chosen")
+        .defaults_to("measured")
         .in("cells")
-        .at_least(1, "x and y cells of a tile must be >= 1 (leave it out to have it chosen)")
+        .at_least(1, "x and y cells of a tile must be >= 1 (leave it out to have it measured)")
         .means("x and y cells of a tile (each >= 1, at most a rank's box; widened to the stencil reach; needs "
-               "`steps`). Tiles share a slab's cells out evenly, none narrower than this. Left out: per slab, whole "
-               "rows, up to 64 of them, as many as keep a tile's plane windows within the core's L2 plus an "
-               "eighth, else square tiles that do, halved in y until every host thread has two; 64x8 on a GPU "
-               "slab");
+               "`steps`). Tiles share a slab's cells out evenly, none narrower than this. Left out: a host tile is "
+               "whole rows, as many as measured fastest on the run's first cycles (8, 16, 32, ... up to a tile "
+               "per thread, searched together with `steps`, kept in `hybrid.tune_cache`); 64x8 on a GPU slab");
 
 std::vector<DeckKey> framework_keys() {
   return {app,

@@ -75,13 +75,14 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   }
   if (tiling.requested()) {
     hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
-    if (tiling.automatic) {
-      // The split changes what is fastest: a fixed share is part of the key.
-      const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
-                              " steps<=" + std::to_string(tiling.steps) + machine;
-      if (const auto entry = cache.lookup(key)) hybrid.tiling.cached_steps = entry->value;
-      hybrid.tiling.on_chosen = [cache, key](int steps, double seconds) { cache.store(key, TuneEntry{steps, seconds}); };
-    }
+    // The split changes what is fastest: a fixed share is part of the key.
+    const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
+                            " steps" + (tiling.automatic ? "<=" : "=") + std::to_string(tiling.steps) +
+                            " tile=" + std::to_string(tiling.tile[0]) + "x" + std::to_string(tiling.tile[1]) + machine;
+    if (const auto entry = cache.lookup(key)) hybrid.tiling.cached = TilingChoice{entry->value, entry->rows};
+    hybrid.tiling.on_chosen = [cache, key](const TilingChoice& c, double seconds) {
+      cache.store(key, TuneEntry{c.steps, seconds, c.rows});
+    };
   }
   return hybrid;
 }

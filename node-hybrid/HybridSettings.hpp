@@ -9,6 +9,7 @@
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareController.hpp"
+#include "node-hybrid/TilingTuner.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -41,16 +42,17 @@ struct HaloGroup {
 //! Time tiling for apps that step with HybridDomain::advance: cycles of up
 //! to `steps` steps, one exchange each, computed in tiles (framework/
 //! TiledCycle.hpp). `steps` 1 and not automatic: one overlapped sweep per
-//! step, as without tiling. Automatic: the candidates 1, 2, 4, ... up to
-//! `steps` are measured on the run's first cycles and the fastest kept.
+//! step, as without tiling. Automatic: steps 1, 2, 4, ... up to `steps`
+//! are candidates. The steps and the host tiles are measured on the run's
+//! first cycles (node-hybrid/TilingTuner.hpp).
 struct TimeTilingSettings {
   int steps = 1;
   bool automatic = false;
-  TileShape tile{0, 0};  //!< x and y cells of a tile; 0: chosen per slab
-  //! An earlier run's automatic choice (tune cache), used if every rank has the same.
-  std::optional<int> cached_steps;
-  //! Called when the automatic choice is made (steps, seconds per step), e.g. to cache it.
-  std::function<void(int, double)> on_chosen;
+  TileShape tile{0, 0};  //!< x and y cells of a tile; 0: measured
+  //! An earlier run's measured choice (tune cache), used if every rank has the same.
+  std::optional<TilingChoice> cached;
+  //! Called when the measured choice is made (with its seconds per step), e.g. to cache it.
+  std::function<void(const TilingChoice&, double)> on_chosen;
 };
 
 struct HybridSettings {

@@ -77,7 +77,7 @@ class HybridSimulation : public Simulation {
     s.reach = reach;
     s.sweeps_per_exchange = halo_layers(halo, s.tiling.steps, reach) / reach;
     s.overlap = halo.overlap;
-    s.device_messages = !Impl::runs_on_host<DeviceExec> &&
+    s.device_messages = !runs_on_host<DeviceExec> &&
                         use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
     return s;
   }

@@ -26,10 +26,6 @@ namespace strata {
 
 namespace {
 
-// The device slab's fields live in host memory where the device space is the host's.
-constexpr bool device_memory_is_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceExecSpace::memory_space>::accessible;
-
 std::string bytes_text(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int u = 0;
@@ -95,7 +91,7 @@ std::optional<int> planned_steps(const io::RunConfig& config, std::optional<doub
 // stream, else the host slab's (and the device slab's on a CPU-only build).
 std::int64_t host_field_bytes(const RankFootprint& need) {
   if (need.store_bytes > 0) return need.store_bytes;
-  return need.host_bytes + (device_memory_is_host ? need.device_bytes : 0);
+  return need.host_bytes + (device_is_host ? need.device_bytes : 0);
 }
 
 }  // namespace
@@ -129,7 +125,7 @@ RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout
 
 std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_node) {
   if (hybrid.device_memory) return *hybrid.device_memory;
-  if (device_memory_is_host) return 0;
+  if (device_is_host) return 0;
   const auto available = device_free_bytes();
   if (!available) return 0;
   const int gpus = std::max(1, gpus_on_node());
@@ -196,7 +192,7 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
                          bytes_text(double(host_need)) + " of fields in host memory twice for a moment, more than the " +
                          bytes_text(double(*available / ranks_on_node)) +
                          " it can have: set a fixed share, or use more nodes or fewer cells");
-  if (device_memory_is_host || need.streams() || need.device_bytes == 0) return;
+  if (device_is_host || need.streams() || need.device_bytes == 0) return;
   // Ranks are spread over the node's GPUs round robin.
   const int gpus = std::max(1, gpus_on_node());
   const int sharing = (ranks_on_node + gpus - 1) / gpus;
@@ -330,7 +326,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
       << need.host_planes << " host planes, " << largest_box.extent(Z) - need.host_planes << " device planes\n";
   out << "  memory per rank (fields, " << need.fields << " arrays with " << need.ghosts << " ghost layers): host "
       << bytes_text(double(need.host_bytes)) << ", device " << bytes_text(double(need.device_bytes))
-      << (device_memory_is_host ? " (host memory in this build)" : "")
+      << (device_is_host ? " (host memory in this build)" : "")
       << (need.store_bytes > 0 ? ", both in one host store of " + bytes_text(double(need.store_bytes)) +
                                      " (the device slab may stream)"
                                : std::string())

@@ -91,8 +91,7 @@ class StreamedSlab {
   //! Whether chunks are computed in place with `access`: where it is
   //! automatic and the space's memory is host memory.
   static constexpr bool computes_in_place(ChunkAccess access) {
-    return access == ChunkAccess::automatic &&
-           Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    return access == ChunkAccess::automatic && runs_on_host<ChunkExec>;
   }
 
   const ChunkPlan& plan() const { return plan_; }

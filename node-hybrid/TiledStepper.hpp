@@ -6,8 +6,8 @@
 //! (framework/TiledKernel.hpp) or, on a device, as k sweeps with their wall
 //! mirrors (framework/SweptCycle.hpp); a device slab over its memory budget
 //! goes chunk by chunk (node-hybrid/StreamedSlab.hpp). Also the choice of k
-//! for `time_tiling.steps: auto` (node-hybrid/TilingTuner.hpp) and each
-//! slab's tile shape.
+//! (`time_tiling.steps: auto`) and of the host tiles, measured on the run's
+//! first cycles (node-hybrid/TilingTuner.hpp).
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
@@ -60,14 +60,16 @@ class TiledStepper {
       : decomposition_(decomposition),
         settings_(settings),
         slabs_(slabs),
-        tuner_(settings.tiling.steps, settings.tiling.automatic) {
+        tuner_(settings.tiling.automatic ? TilingTuner::powers_of_two_up_to(settings.tiling.steps)
+                                         : std::vector<int>{settings.tiling.steps},
+               tile_rows(), {2, first_host_tile_rows}) {
     adopt_cached();
   }
 
   bool tiled() const { return settings_.tiling.steps > 1 || settings_.tiling.automatic; }
   //! Steps of the coming cycle (the candidate being measured while tuning), 1 untiled.
-  int cycle_steps() const { return tiled() ? tuner_.steps() : 1; }
-  bool tuning() const { return tuner_.tuning(); }
+  int cycle_steps() const { return tiled() ? tuner_.current().steps : 1; }
+  bool tuning() const { return tiled() && tuner_.tuning(); }
 
   //! A cycle of `steps` steps on both slabs, the device's queued first; the
   //! device may still be running on return. With `timed`, each slab's
@@ -107,38 +109,55 @@ class TiledStepper {
       settings_.tiling.on_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
   }
 
-  //! Rank 0: the cycle length and tiles, and how an automatic choice was made.
+  //! Rank 0: the cycle length and tiles, and how they were chosen.
   void report(std::ostream& out) const {
     if (!tiled() || decomposition_.rank() != 0) return;
-    out << "time tiling: " << tuner_.steps() << " step(s) per cycle, one exchange each; rank 0's tiles (x by y):";
+    out << "time tiling: " << tuner_.current().steps
+        << " step(s) per cycle, one exchange each; rank 0's tiles (x by y):";
     for (int s = 0; s < 2; ++s)
       if (tiles_[s][0] > 0) out << (s == 0 ? " device slab " : " host slab ") << tiles_[s][0] << "x" << tiles_[s][1];
-    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n"
-                                         : " (chosen per slab: host plane windows within " +
-                                               std::to_string(host_tile_cache_bytes() >> 10) + " KiB per thread)\n");
+    out << (settings_.tiling.tile[0] > 0 ? " (from the deck)\n" : "\n");
     if (tuner_.adopted()) {
-      out << "time tiling: auto took " << *tuner_.chosen()
-          << " step(s) from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
+      out << "time tiling: " << choice_text(*tuner_.chosen())
+          << " from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
     } else if (tuner_.chosen()) {
-      out << "time tiling: auto chose " << *tuner_.chosen() << " from measured seconds per step:";
-      for (const TilingTuner::Trial& t : tuner_.trials()) out << " " << t.steps << ": " << t.seconds_per_step;
-      out << "\n";
-    } else if (settings_.tiling.automatic) {
-      out << "time tiling: auto still measuring when the run ended (" << tuner_.trials().size()
+      out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.trials().size()
+          << " candidates measured here (seconds per step:";
+      for (const TilingTuner::Trial& t : tuner_.trials()) out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
+      out << ")\n";
+    } else if (tuner_.tuning()) {
+      out << "time tiling: still measuring when the run ended (" << tuner_.trials().size()
           << " candidate(s) done)\n";
     }
   }
 
  private:
-  // Every rank cycles alike: an earlier run's automatic choice is taken
-  // only where every rank found the same one in the cache.
+  static std::string choice_text(const TilingChoice& c) {
+    return "k=" + std::to_string(c.steps) + (c.rows > 0 ? ", " + std::to_string(c.rows) + "-row host tiles" : "");
+  }
+
+  // The host tile rows to measure: the same on every rank, from what every
+  // rank knows alike (each clamps them to its own box), so that every rank
+  // searches alike; none where the deck gives the tile. Untiled, a rank
+  // without remote faces still steps in one-step cycles, whose bands only
+  // share the work out (nothing is computed twice at one step).
+  std::vector<int> tile_rows() const {
+    if (settings_.tiling.tile[0] > 0) return {0};
+    if (!tiled()) return {first_host_tile_rows};
+    return host_tile_rows(decomposition_.global().extent(Y) / decomposition_.dims()[Y]);
+  }
+
+  // Every rank cycles alike: an earlier run's choice is taken only where
+  // every rank found the same one in the cache.
   void adopt_cached() {
-    if (!settings_.tiling.automatic) return;
-    const int cached = settings_.tiling.cached_steps.value_or(0);
-    std::array<double, 1> low{double(cached)}, high{double(cached)};
-    allreduce_over_ranks<Min>(low, decomposition_.comm());
-    allreduce_over_ranks<Max>(high, decomposition_.comm());
-    if (cached >= 1 && cached <= settings_.tiling.steps && low[0] == high[0]) tuner_.adopt(cached);
+    if (!tuning()) return;
+    const TilingChoice cached = settings_.tiling.cached.value_or(TilingChoice{0, -1});
+    std::array<double, 4> agreed{double(cached.steps), double(cached.rows), double(cached.steps), double(cached.rows)};
+    allreduce_over_ranks<Min, Min, Max, Max>(agreed, decomposition_.comm());
+    const bool everywhere = agreed[0] == agreed[2] && agreed[1] == agreed[3];
+    const bool allowed = settings_.tiling.automatic ? cached.steps <= settings_.tiling.steps
+                                                    : cached.steps == settings_.tiling.steps;
+    if (everywhere && cached.steps >= 1 && cached.rows >= 0 && allowed) tuner_.adopt(cached);
   }
 
   // A slab's tiled cycle with its tile; `which`: 0 the device slab, 1 the
@@ -164,7 +183,7 @@ class TiledStepper {
     const TiledCycle<Update::fields> cycle = tiled_cycle_of<Update>(slab, steps, which);
     const auto in = stepped_state<Update>(settings_.stepped, slab.fields);
     const auto next = stepped_next<Update>(settings_.stepped, slab.fields);
-    const bool sweeps = !Impl::runs_on_host<std::decay_t<decltype(slab.exec)>> ||
+    const bool sweeps = !runs_on_host<std::decay_t<decltype(slab.exec)>> ||
                         (which == 0 && settings_.device_sweeps);
     if (!sweeps) {
       run_tiled_cycle(slab.exec, update, in, next, cycle);
@@ -234,11 +253,11 @@ class TiledStepper {
 
   // The deck's tile (at least the reach wide), or one chosen for the slab.
   template <int N, class Exec>
-  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec) const {
+  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec&) const {
     const TileShape& given = settings_.tiling.tile;
     if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
-    if constexpr (Impl::runs_on_host<Exec>)
-      return host_tile_shape(cycle, exec.concurrency(), host_tile_cache_bytes());
+    if constexpr (runs_on_host<Exec>)
+      return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
     else
       return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }

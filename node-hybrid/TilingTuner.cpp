@@ -1,13 +1,43 @@
 #include "node-hybrid/TilingTuner.hpp"
 
+#include "framework/Error.hpp"
+
 #include <algorithm>
+#include <iterator>
 
 namespace strata {
 
-TilingTuner::TilingTuner(int steps, bool automatic, int min_steps)
-    : steps_(steps), automatic_(automatic), min_steps_(min_steps) {
-  for (int k = 1; k <= steps; k *= 2) candidates_.push_back(k);
-  if (candidates_.back() != steps) candidates_.push_back(steps);
+namespace {
+
+int index_of_nearest(const std::vector<int>& values, int value) {
+  // The last not above `value` (the first where all are).
+  const auto above = std::upper_bound(values.begin(), values.end(), value);
+  return above == values.begin() ? 0 : int(std::distance(values.begin(), above)) - 1;
+}
+
+}  // namespace
+
+TilingTuner::TilingTuner(std::vector<int> steps, std::vector<int> rows, TilingChoice start, int min_steps)
+    : steps_(std::move(steps)), rows_(std::move(rows)), min_steps_(min_steps) {
+  STRATA_REQUIRE(!steps_.empty() && !rows_.empty(), "time tiling: no candidate shapes");
+  centre_ = {index_of_nearest(steps_, start.steps), index_of_nearest(rows_, start.rows)};
+  if (steps_.size() > 1 || rows_.size() > 1) queue_.push_back(centre_);
+}
+
+std::vector<int> TilingTuner::powers_of_two_up_to(int most) {
+  std::vector<int> steps;
+  for (int k = 1; k <= most; k *= 2) steps.push_back(k);
+  if (steps.back() != most) steps.push_back(most);
+  return steps;
+}
+
+std::vector<TilingTuner::Point> TilingTuner::neighbours(const Point& p) const {
+  std::vector<Point> around;
+  if (p.first + 1 < int(steps_.size())) around.push_back({p.first + 1, p.second});
+  if (p.first > 0) around.push_back({p.first - 1, p.second});
+  if (p.second + 1 < int(rows_.size())) around.push_back({p.first, p.second + 1});
+  if (p.second > 0) around.push_back({p.first, p.second - 1});
+  return around;
 }
 
 void TilingTuner::measured(int steps, double seconds) {
@@ -19,16 +49,38 @@ void TilingTuner::measured(int steps, double seconds) {
   measured_seconds_ += seconds;
   measured_steps_ += steps;
   if (measured_steps_ < min_steps_) return;
-  trials_.push_back({candidates_[current_], measured_seconds_ / measured_steps_});
+  const Point done = queue_.front();
+  seconds_[done] = measured_seconds_ / measured_steps_;
+  trials_.push_back({at(done), seconds_[done]});
   warmup_left_ = 1;
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
-  if (++current_ < candidates_.size()) return;
-  const auto best = std::min_element(trials_.begin(), trials_.end(), [](const Trial& a, const Trial& b) {
-    return a.seconds_per_step < b.seconds_per_step;
-  });
-  chosen_ = steps_ = best->steps;
-  chosen_seconds_ = best->seconds_per_step;
+  queue_.erase(queue_.begin());
+  if (queue_.empty()) search_on();
+}
+
+void TilingTuner::search_on() {
+  for (;;) {
+    Point fastest = centre_;
+    for (const Point& p : neighbours(centre_))
+      if (seconds_.count(p) && seconds_.at(p) < seconds_.at(fastest)) fastest = p;
+    const bool moved = fastest != centre_;
+    centre_ = fastest;
+    for (const Point& p : neighbours(centre_))
+      if (!seconds_.count(p)) queue_.push_back(p);
+    if (!queue_.empty()) return;
+    if (!moved) {
+      chosen_ = at(centre_);
+      chosen_seconds_ = seconds_.at(centre_);
+      return;
+    }
+  }
+}
+
+void TilingTuner::adopt(const TilingChoice& choice) {
+  queue_.clear();
+  chosen_ = choice;
+  adopted_ = true;
 }
 
 }  // namespace strata

@@ -1,57 +1,84 @@
 #pragma once
 //! \file TilingTuner.hpp
-//! The steps per tiled cycle for `time_tiling.steps: auto`: the candidates
-//! 1, 2, 4, ... up to the most the ghost layers allow are each run for a
-//! warm-up cycle and then whole cycles of at least a few steps of the run
-//! itself (tiling is exact, so trying costs no accuracy), and the fastest
-//! per step is kept.
-//! Every rank must cycle alike, so the seconds it is given are the slowest
-//! rank's.
+//! The shape of a time-tiled cycle, measured where the run is: steps per
+//! cycle and rows per host tile (whole rows along x), found by a pattern
+//! search on the run's own cycles. Each candidate runs a warm-up cycle,
+//! then whole cycles of at least a few steps (tiling is exact, so trying
+//! costs no accuracy); from the start, the search measures the neighbours
+//! of the fastest candidate so far (twice and half the steps, twice and
+//! half the rows) and stops where none is faster. Which shape wins depends
+//! on the caches and bandwidth of the processor at hand, which no model of
+//! one cache level predicts. Every rank must cycle alike, so the seconds it
+//! is given are the slowest rank's.
 
+#include <map>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace strata {
 
+//! Steps per tiled cycle and rows per host tile (0: no rows to choose: no
+//! host tiles, or the deck gives the tile).
+struct TilingChoice {
+  int steps = 1;
+  int rows = 0;
+  bool operator==(const TilingChoice& o) const { return steps == o.steps && rows == o.rows; }
+};
+
 class TilingTuner {
  public:
   struct Trial {
-    int steps;
+    TilingChoice choice;
     double seconds_per_step;
   };
 
-  //! Fixed `steps`, or (automatic) the candidates up to `steps`, each
-  //! measured over cycles of at least `min_steps` steps in all.
-  TilingTuner(int steps, bool automatic, int min_steps = 8);
+  //! The candidates are `steps` by `rows` (each ascending; {0} where rows are
+  //! not chosen); the search starts at `start`, each candidate measured
+  //! over cycles of at least `min_steps` steps in all. A single candidate
+  //! is taken without measuring.
+  TilingTuner(std::vector<int> steps, std::vector<int> rows, TilingChoice start, int min_steps = 8);
 
-  //! Steps for the coming cycle.
-  int steps() const { return automatic_ && !chosen_ ? candidates_[current_] : steps_; }
-  bool tuning() const { return automatic_ && !chosen_; }
+  //! Steps 1, 2, 4, ... up to `most` (and `most`).
+  static std::vector<int> powers_of_two_up_to(int most);
+
+  //! The shape of the coming cycle (the candidate being measured while tuning).
+  TilingChoice current() const { return chosen_ ? *chosen_ : at(tuning() ? queue_.front() : centre_); }
+  bool tuning() const { return !queue_.empty(); }
 
   //! A cycle of `steps` steps took `seconds` on the slowest rank.
   void measured(int steps, double seconds);
 
+  //! Candidates measured so far, in the order measured.
   const std::vector<Trial>& trials() const { return trials_; }
-  //! The automatic choice, once made, and its measured seconds per step.
-  std::optional<int> chosen() const { return chosen_; }
+  //! The choice, once the search has made it, and its measured seconds per step.
+  const std::optional<TilingChoice>& chosen() const { return chosen_; }
   double chosen_seconds_per_step() const { return chosen_seconds_; }
 
-  //! Takes `steps` as the choice without measuring (an earlier run's, from
-  //! the tune cache, that every rank agrees on).
-  void adopt(int steps) { chosen_ = steps_ = steps, adopted_ = true; }
+  //! Takes `choice` without measuring (an earlier run's, from the tune
+  //! cache, that every rank agrees on).
+  void adopt(const TilingChoice& choice);
   bool adopted() const { return adopted_; }
 
  private:
-  int steps_;
-  bool automatic_;
+  using Point = std::pair<int, int>;  // indices into steps_, rows_
+  TilingChoice at(const Point& p) const { return {steps_[p.first], rows_[p.second]}; }
+  std::vector<Point> neighbours(const Point& p) const;
+  // Queues the unmeasured neighbours of the fastest point measured, moving
+  // there, until some are queued or the centre is the fastest of its
+  // neighbourhood (the choice).
+  void search_on();
+
+  std::vector<int> steps_, rows_;
   int min_steps_;
-  std::vector<int> candidates_;
-  std::size_t current_ = 0;
+  Point centre_;
+  std::vector<Point> queue_;  // front: being measured
+  std::map<Point, double> seconds_;
+  std::vector<Trial> trials_;
+  std::optional<TilingChoice> chosen_;
+  double chosen_seconds_ = 0.0;
   int warmup_left_ = 1, measured_steps_ = 0;
   double measured_seconds_ = 0.0;
-  std::vector<Trial> trials_;
-  std::optional<int> chosen_;
-  double chosen_seconds_ = 0.0;
   bool adopted_ = false;
 };
 

@@ -43,8 +43,9 @@ std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
   TuneEntry entry;
   // The file is named by the key's 64-bit hash, so a file holding another
   // key or no numbers is damaged: measuring again overwrites it.
-  if (!std::getline(in, stored_key) || stored_key != key || !(in >> entry.value >> entry.seconds_per_step) ||
-      entry.value < 0 || !(entry.seconds_per_step >= 0.0)) {
+  const bool read = std::getline(in, stored_key) && stored_key == key && in >> entry.value >> entry.seconds_per_step;
+  if (read && !(in >> entry.rows)) entry.rows = in.eof() ? 0 : -1;  // written without rows, or damaged
+  if (!read || entry.value < 0 || entry.rows < 0 || !(entry.seconds_per_step >= 0.0)) {
     std::fprintf(stderr, "strata: warning: tune cache entry %s is damaged; ignoring it and measuring again\n",
                  path.c_str());
     return std::nullopt;
@@ -57,7 +58,7 @@ void TuneCache::store(const std::string& key, const TuneEntry& entry) const {
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   std::ostringstream text;
-  text << key << "\n" << entry.value << " " << entry.seconds_per_step << "\n";
+  text << key << "\n" << entry.value << " " << entry.seconds_per_step << " " << entry.rows << "\n";
   try {
     write_file_atomically(path_of(key), text.str());
   } catch (const Error&) {

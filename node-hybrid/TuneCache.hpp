@@ -16,6 +16,7 @@ namespace strata {
 struct TuneEntry {
   int value = 0;  //!< host planes of a CPU share, or steps per tiled cycle
   double seconds_per_step = 0.0;
+  int rows = 0;  //!< rows per host tile of a tiling choice
 };
 
 class TuneCache {

@@ -4,6 +4,7 @@
 // wait on one rank; CloverLeaf's many kernels wait at most a few times a
 // step. One OpenMP thread (tests/CMakeLists.txt), so no launch site probes
 // its width, and runs too short for the share measurement's timed steps.
+#include "framework/ExecutionSpaces.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/TestData.hpp"
 
@@ -54,8 +55,6 @@ TEST(DeviceWork, CloverLeafWaitsAtMostSixTimesAStep) {
   // (a step of 64 launches, which one launch per exchange would cut to
   // under 25), and a launch per field and axis on the host, where a launch
   // costs little and each is a vectorised row loop (126).
-  constexpr bool device_is_host =
-      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   EXPECT_LE(work.launches, device_is_host ? 126.0 : 64.0);
   EXPECT_GE(work.launches, 20.0);
 }

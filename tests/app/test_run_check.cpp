@@ -1,5 +1,6 @@
 // `strata --check`: the plan's figures against values worked out by hand for
 // small cases, its errors, and the same verdict as a run on every bad deck.
+#include "framework/ExecutionSpaces.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/TestData.hpp"
 #include "apps/AppRegistry.hpp"
@@ -32,8 +33,6 @@ using test::on_rank0;
 DriverRun run_driver(const std::vector<std::string>& args) { return test::run_driver(MPI_COMM_WORLD, args); }
 
 // Where the device slab's fields are host memory (a build without a GPU), the plan says so.
-constexpr bool device_is_host =
-    Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
 const std::string in_this_build = device_is_host ? " (host memory in this build)" : "";
 
 // The plan line that starts with `head` (after its indent), or "".

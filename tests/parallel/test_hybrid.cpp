@@ -1,4 +1,5 @@
 #include "apps/heat3d/Heat3d.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
 #include "tests/ExecSpaces.hpp"
@@ -22,7 +23,7 @@ TYPED_TEST_SUITE(Hybrid, test::ExecSpaces);
 // measure each other.
 template <class Exec>
 std::string why_not_timed() {
-  if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible)
+  if (!runs_on_host<Exec>)
     return "timing-based: a device slab's time here is launch latency";
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);

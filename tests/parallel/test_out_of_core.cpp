@@ -7,6 +7,7 @@
 // - heat3d through the strata driver with output and checkpoint steps, and
 //   a restart from a streamed run's checkpoint, streamed again or in core.
 
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/HostLaunchWidth.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/SlabSplit.hpp"
@@ -389,7 +390,7 @@ void expect_stream_report(const std::string& path) {
     EXPECT_EQ(hybrid.at("stream_chunks").get<double>(), 6.0);  // 45 device planes
     EXPECT_EQ(hybrid.at("stream_cycles").get<double>(), 5.0);  // 13 steps in cycles cut at 5, 10 and 13
     // In place where the device's memory is the host's: nothing copied.
-    const bool in_place = Kokkos::SpaceAccessibility<Kokkos::HostSpace, DeviceExecSpace::memory_space>::accessible;
+    const bool in_place = device_is_host;
     EXPECT_EQ(hybrid.at("stream_in_place").get<double>(), in_place ? 1.0 : 0.0);
     EXPECT_EQ(hybrid.at("stream_copy_bytes_per_second").get<double>() > 0.0, !in_place);
     const double hidden = hybrid.at("stream_hidden_fraction").get<double>();

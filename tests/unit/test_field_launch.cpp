@@ -147,7 +147,7 @@ TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
 // thread taking all of them.
 TYPED_TEST(FieldLaunch, HostLaunchTouchesEachCellOnceAtEitherWidth) {
   using Exec = TypeParam;
-  if constexpr (!Impl::runs_on_host<Exec>) {
+  if constexpr (!runs_on_host<Exec>) {
     GTEST_SKIP() << "device spaces map cells to threads";
   } else {
     const Box owned{{0, 0, 0}, {9, 7, 6}};
@@ -180,7 +180,7 @@ struct CountLaunches {
 // one-thread space, never probes.
 TYPED_TEST(FieldLaunch, SmallLaunchSiteSettlesOnAWidth) {
   using Exec = TypeParam;
-  if constexpr (!Impl::runs_on_host<Exec>) {
+  if constexpr (!runs_on_host<Exec>) {
     GTEST_SKIP() << "device launches have one width";
   } else {
     // Sites outlive a test: a new size each run keeps --gtest_repeat honest.

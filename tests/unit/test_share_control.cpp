@@ -3,6 +3,7 @@
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/ShareTuner.hpp"
+#include "framework/HostTileShape.hpp"
 #include "node-hybrid/TilingTuner.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -15,6 +16,7 @@
 #include <map>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -228,33 +230,78 @@ TEST(ShareMeasurement, IntervalsEndAtTheFirstCycleThatTookLongEnough) {
   EXPECT_GE(planned, 3);  // two probes and confirmations
 }
 
-TEST(TilingTuner, MeasuresEachCandidateAfterAWarmUpAndKeepsTheFastest) {
-  TilingTuner tuner(6, true, 8);  // candidates 1, 2, 4, 6
-  const std::map<int, double> seconds_per_step{{1, 4.0}, {2, 3.0}, {4, 1.0}, {6, 2.0}};
-  std::vector<int> cycles;
+// Runs a tuner to its choice on a model of seconds per step; a warm-up
+// cycle (the first of each candidate) takes 100 times as long and must not
+// count. Returns the candidates in the order measured.
+std::vector<TilingChoice> search(TilingTuner& tuner, const std::function<double(const TilingChoice&)>& per_step) {
+  std::vector<TilingChoice> order;
+  bool warm = false;
   while (tuner.tuning()) {
-    const int k = tuner.steps();
-    cycles.push_back(k);
-    // Warm-up cycles are slow and must not count.
-    tuner.measured(k, (cycles.size() == 1 || cycles.back() != cycles[cycles.size() - 2] ? 100.0 : 1.0) *
-                          seconds_per_step.at(k) * k);
+    const TilingChoice c = tuner.current();
+    if (order.empty() || !(order.back() == c)) order.push_back(c), warm = false;
+    tuner.measured(c.steps, (warm ? 1.0 : 100.0) * per_step(c) * c.steps);
+    warm = true;
   }
-  EXPECT_EQ(cycles, (std::vector<int>{1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 4, 4, 4, 6, 6, 6}));
+  return order;
+}
+
+TEST(TilingTuner, SearchesStepsFromTwoAndKeepsTheFastest) {
+  TilingTuner tuner(TilingTuner::powers_of_two_up_to(6), {0}, {2, 0}, 8);  // steps 1, 2, 4, 6
+  const std::map<int, double> seconds_per_step{{1, 4.0}, {2, 3.0}, {4, 1.0}, {6, 2.0}};
+  std::vector<int> steps;
+  for (const TilingChoice& c : search(tuner, [&](const TilingChoice& c) { return seconds_per_step.at(c.steps); }))
+    steps.push_back(c.steps);
+  // 2, its neighbours 4 and 1, then 4's unmeasured neighbour 6.
+  EXPECT_EQ(steps, (std::vector<int>{2, 4, 1, 6}));
   ASSERT_TRUE(tuner.chosen());
-  EXPECT_EQ(*tuner.chosen(), 4);
-  EXPECT_EQ(tuner.steps(), 4);
+  EXPECT_EQ(tuner.chosen()->steps, 4);
+  EXPECT_EQ(tuner.current().steps, 4);
   EXPECT_EQ(tuner.chosen_seconds_per_step(), 1.0);
   ASSERT_EQ(tuner.trials().size(), 4u);
-  EXPECT_EQ(tuner.trials()[3].steps, 6);
+  EXPECT_EQ(tuner.trials()[3].choice.steps, 6);
+  EXPECT_EQ(tuner.trials()[3].seconds_per_step, 2.0);
+}
 
-  TilingTuner fixed(4, false);
+TEST(TilingTuner, ClimbsToTheFastestStepsAndRowsTogether) {
+  // A valley whose floor is at 8 steps and 128 rows, far from the start:
+  // steps and rows interact, so neither alone finds it.
+  const std::vector<int> rows{8, 16, 32, 64, 128, 200};
+  const auto per_step = [](const TilingChoice& c) {
+    const double ds = std::log2(c.steps) - 3.0, dr = std::log2(c.rows) - 7.0;
+    return 1.0 + ds * ds + dr * dr - 0.5 * ds * dr;
+  };
+  TilingTuner tuner(TilingTuner::powers_of_two_up_to(8), rows, {2, 32});
+  const std::vector<TilingChoice> order = search(tuner, per_step);
+  EXPECT_EQ(order.front(), (TilingChoice{2, 32}));
+  ASSERT_TRUE(tuner.chosen());
+  EXPECT_EQ(*tuner.chosen(), (TilingChoice{8, 128}));
+  EXPECT_EQ(tuner.trials().size(), order.size());
+  EXPECT_LT(order.size(), 4u * rows.size()) << "a search, not every candidate";
+  // Each candidate once, and the choice is no slower than any measured.
+  for (std::size_t a = 0; a < order.size(); ++a)
+    for (std::size_t b = a + 1; b < order.size(); ++b) EXPECT_FALSE(order[a] == order[b]);
+  for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_GE(t.seconds_per_step, tuner.chosen_seconds_per_step());
+}
+
+TEST(TilingTuner, TakesASingleCandidateOrACachedChoiceWithoutMeasuring) {
+  TilingTuner fixed({4}, {0}, {2, 0});
   EXPECT_FALSE(fixed.tuning());
-  EXPECT_EQ(fixed.steps(), 4);
-  TilingTuner cached(8, true);
-  cached.adopt(2);
+  EXPECT_EQ(fixed.current(), (TilingChoice{4, 0}));
+  TilingTuner cached(TilingTuner::powers_of_two_up_to(8), {8, 16, 32}, {2, 32});
+  EXPECT_TRUE(cached.tuning());
+  cached.adopt({2, 16});
   EXPECT_FALSE(cached.tuning());
   EXPECT_TRUE(cached.adopted());
-  EXPECT_EQ(cached.steps(), 2);
+  EXPECT_EQ(cached.current(), (TilingChoice{2, 16}));
+}
+
+TEST(HostTileShape, BandsOfRowsUpToTheWholeBox) {
+  EXPECT_EQ(host_tile_rows(256), (std::vector<int>{8, 16, 32, 64, 128, 256}));
+  EXPECT_EQ(host_tile_rows(100), (std::vector<int>{8, 16, 32, 100}));
+  EXPECT_EQ(host_tile_rows(17), (std::vector<int>{8, 17}));
+  EXPECT_EQ(host_tile_rows(9), (std::vector<int>{9}));
+  EXPECT_EQ(host_tile(box_of_size(40, 30, 9), 64, 1), (TileShape{40, 30}));
+  EXPECT_EQ(host_tile(box_of_size(40, 30, 9), 1, 2), (TileShape{40, 2}));
 }
 
 TEST(MachineModel, NamesTheCpu) {

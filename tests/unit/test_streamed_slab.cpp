@@ -7,6 +7,7 @@
 // - the chunk plan from a byte budget (thickest chunk that fits, none when
 //   even the thinnest does not).
 
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/TiledKernel.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/StreamedSlab.hpp"
@@ -119,7 +120,7 @@ int mismatches(const Fields& a, const Fields& b, const FaceMask& walls, int wall
 }
 
 template <class Exec>
-constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Exec::memory_space>::accessible;
+constexpr bool host_memory = runs_on_host<Exec>;
 
 template <class ExecSpace>
 class StreamedSlabCycle : public ::testing::Test {};
