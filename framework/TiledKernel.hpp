@@ -105,19 +105,19 @@ struct TiledCycleKernel {
     if (n == 1) {
       const StateIn<N> prev = in;
       const StateOut<N> next = out;
-      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == 1) {
       const StateIn<N> prev = in;
       const Windows next = windows(1);
       prefetch_input(rect, q + cycle.reach + 1);
-      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == n) {
       const Windows prev = windows(n - 1);
       const StateOut<N> next = out;
-      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
     } else {
       const Windows prev = windows(t - 1), next = windows(t);
-      for_rows(team, rect, [&](int i, int j) { u(prev, next, i, j, q); });
+      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
     }
     team.team_barrier();
   }
@@ -207,9 +207,10 @@ struct TiledCycleKernel {
   KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
     if constexpr (runs_on_host<ExecSpace>) {
       (void)team;
+      const F g = f;
       for (int j = rect.y0; j < rect.y1; ++j) {
 #pragma omp simd
-        for (int i = rect.x0; i < rect.x1; ++i) f(i, j);
+        for (int i = rect.x0; i < rect.x1; ++i) g(i, j);
       }
     } else {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rect.y1 - rect.y0), [&](int jj) {
