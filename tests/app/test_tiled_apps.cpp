@@ -23,6 +23,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
@@ -267,6 +268,40 @@ TEST(TiledDriver, CardiacOutputCheckpointsAndRestartEqualUntiled) {
                             "--set", "cardiac.diffusion=1e-3", "--set", "cardiac.s1_width=0.2", "--set", dt_text,
                             "--set", s2_text, "--set", "time.cfl=~"},
                            {"e", "r"}, cells);
+}
+
+// `time_tiling.steps: auto` searches k and the host tiles on the run's
+// first cycles, reports every candidate it measured, and keeps its choice
+// in the tune cache, where a second run of the same deck on the same
+// machine takes it without measuring.
+TEST(TiledDriver, AutoReportsItsCandidatesAndTheCacheKeepsTheChoice) {
+  const std::string dir = test::scratch_dir("tiling", "auto");
+  const auto args = [&](const std::string& run) {
+    return std::vector<std::string>{strata::test::data_dir() + "/decks/good/small_heat.yaml",
+                                    "--set", "grid.cells=[16,40,12]", "--set", "time.end_time=~",
+                                    "--set", "time.steps=200", "--set", "output.write_every=0",
+                                    "--set", "checkpoint.every=0", "--set", "report.json=",
+                                    "--set", "output.dir=" + dir + "/" + run,
+                                    "--set", "time_tiling.steps=auto", "--set", "hybrid.tune_cache=" + dir + "/cache"};
+  };
+  const std::regex chosen("time tiling: (k=[0-9]+, [0-9]+-row host tiles), chosen from ([0-9]+) candidates measured "
+                          "here \\(seconds per step:((?: k=[0-9]+, [0-9]+-row host tiles: [0-9.e-]+)+)\\)");
+  const test::DriverRun measured = test::run_driver(MPI_COMM_WORLD, args("measured"));
+  ASSERT_EQ(measured.code, 0) << measured.err;
+  const test::DriverRun cached = test::run_driver(MPI_COMM_WORLD, args("cached"));
+  ASSERT_EQ(cached.code, 0) << cached.err;
+  if (world_rank() != 0) return;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(measured.out, m, chosen)) << measured.out;
+  const std::string choice = m[1];
+  const int candidates = std::stoi(m[2]);
+  const std::string trials = m[3];
+  EXPECT_GE(candidates, 3) << "the start and at least two neighbours";
+  const std::regex trial("k=");
+  EXPECT_EQ(std::distance(std::sregex_iterator(trials.begin(), trials.end(), trial), std::sregex_iterator()),
+            candidates);
+  EXPECT_EQ(trials.rfind(" k=2, ", 0), 0u) << "the search starts at k=2: " << trials;
+  EXPECT_NE(cached.out.find("time tiling: " + choice + " from the tune cache"), std::string::npos) << cached.out;
 }
 
 }  // namespace
