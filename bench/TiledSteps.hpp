@@ -90,9 +90,7 @@ class WalledState {
       state_[f] = HostField("state" + std::to_string(f), owned, ghosts);
       next_[f] = HostField("next" + std::to_string(f), owned, ghosts);
       conditions_[f] = {walls[f], walls[f], walls[f]};
-      // Cell-centred walls as mirrors: Dirichlet g is 2g - mirror, Neumann the mirror.
-      const bool dirichlet = walls[f].kind == WallKind::Dirichlet;
-      for (int a = 0; a < 3; ++a) mirror_[f][a] = {dirichlet ? 2.0 * walls[f].value : 0.0, dirichlet ? -1.0 : 1.0};
+      for (int a = 0; a < 3; ++a) mirror_[f][a] = mirror_of(walls[f]);
     }
   }
 
@@ -243,7 +241,7 @@ inline TileShape tile_for(int steps, const std::optional<TileShape>& given, cons
   return host_tile(owned, rows, reach);
 }
 
-//! The search's candidates as one line: "k=2 256x32: 1.42", in Gcell/s for `cells`.
+//! The search's candidates as one line: "k=2 256x32: 1.42", in Gcell/s over `owned`.
 inline std::string search_text(const TilingTuner& search, const Box& owned, int reach) {
   std::string text;
   char item[64];

@@ -93,12 +93,22 @@ inline std::array<int, 3> device_tile(const Box& box) {
   return tile;
 }
 
+// Device launches pass their kernel as an argument (up to 4 KiB on CUDA):
+// Kokkos would put a kernel over 512 B in constant memory, and a launch
+// through constant memory waits for the previous one to finish.
+using LightWeight = Kokkos::Experimental::WorkItemProperty::HintLightWeight_t;
+
+// Devices: one thread per cell of boxes laid end to end.
+template <class ExecSpace>
+using FlatPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, LightWeight>;
+
 // Devices: the cells of `box` in device_tile blocks, i the fastest thread
 // index (coalesced loads; Kokkos' default for rank 3 makes k the fastest,
 // so a warp would read 32 planes).
 template <class ExecSpace>
 using CellPolicy =
-    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex>;
+    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex,
+                          LightWeight>;
 
 template <class ExecSpace>
 CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
@@ -156,27 +166,33 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
                          RowRuns<Kernel>{boxes, kernel, runs});
 }
 
-// Host spaces at the width this launch site has found faster (see
+// Host spaces: `launch(width)` at the width launch site `Site` (a kernel
+// type) has found faster for this many cells and rows (see
 // HostLaunchWidth.hpp); small launches time their first runs to find it.
-template <class ExecSpace, class Kernel>
-void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
-  const std::int64_t cells = boxes.first_cell[boxes.count];
+template <class Site, class ExecSpace, class Launch>
+void at_host_width(const ExecSpace& exec, std::int64_t cells, std::int64_t rows, const Launch& launch) {
   if (cells > most_cells_worth_probing || exec.concurrency() == 1) {
-    for_each_row(label, exec, boxes, kernel, HostWidth::AllThreads);
+    launch(HostWidth::AllThreads);
     return;
   }
-  std::int64_t rows = 0;
-  for (int b = 0; b < boxes.count; ++b) rows += rows_of(boxes, b);
-  HostWidthSites& sites = host_width_sites<ExecSpace, Kernel>();
+  HostWidthSites& sites = host_width_sites<ExecSpace, Site>();
   const HostWidthChoice choice = sites.next(cells, rows);
   if (!choice.probing) {
-    for_each_row(label, exec, boxes, kernel, choice.width);
+    launch(choice.width);
     return;
   }
   const double start = Timers::now();
-  for_each_row(label, exec, boxes, kernel, choice.width);
+  launch(choice.width);
   strata::fence(exec);
   sites.record(cells, rows, choice.width, Timers::now() - start);
+}
+
+template <class ExecSpace, class Kernel>
+void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes, const Kernel& kernel) {
+  std::int64_t rows = 0;
+  for (int b = 0; b < boxes.count; ++b) rows += rows_of(boxes, b);
+  at_host_width<Kernel>(exec, boxes.first_cell[boxes.count], rows,
+                        [&](HostWidth width) { for_each_row(label, exec, boxes, kernel, width); });
 }
 
 // Device spaces, several boxes in one launch: one thread per cell of the
@@ -187,7 +203,7 @@ void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList&
   count_launch();
   Kokkos::parallel_for(
       label,
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, boxes.first_cell[boxes.count]),
+      FlatPolicy<ExecSpace>(exec, 0, boxes.first_cell[boxes.count]),
       KOKKOS_LAMBDA(std::int64_t cell) {
         int b = 0;
         while (cell >= boxes.first_cell[b + 1]) ++b;

@@ -22,6 +22,9 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <array>
+#include <vector>
+
 namespace strata {
 
 namespace Impl {
@@ -42,22 +45,21 @@ void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const T
   }
   Box span = inner;
   FaceMask walls{};
-  MirrorAcrossWalls<N> kernel{};
-  for (int f = 0; f < N; ++f) kernel.cells[f] = cells[f];
+  std::array<int, 3> reflect_low, reflect_high;
   for (int axis = 0; axis < 3; ++axis) {
     walls[axis] = {cycle.walls[axis][0], cycle.walls[axis][1]};
-    kernel.lo[axis] = walls[axis][0] ? inner.lo[axis] : -unbounded;
-    kernel.end[axis] = walls[axis][1] ? inner.hi[axis] : unbounded;
-    kernel.reflect_low[axis] = 2 * inner.lo[axis] - 1;
-    kernel.reflect_high[axis] = 2 * inner.hi[axis] - 1;
-    for (int f = 0; f < N; ++f) {
-      kernel.offset[f][axis] = cycle.mirror[f][axis].offset;
-      kernel.sign[f][axis] = cycle.mirror[f][axis].sign;
-    }
+    reflect_low[axis] = 2 * inner.lo[axis] - 1;
+    reflect_high[axis] = 2 * inner.hi[axis] - 1;
     if (walls[axis][0]) span.lo[axis] -= r;
     if (walls[axis][1]) span.hi[axis] += r;
   }
-  for_each_cell("strata::swept_cycle_walls", exec, ghosts_beyond_walls(inner, span, walls, r), kernel);
+  const std::vector<Box> boxes = ghosts_beyond_walls(inner, span, walls, r);
+  std::vector<WallGhostBoxes> ghosts;
+  for (int f = 0; f < N; ++f)
+    ghosts.push_back({array_walls(cells[f], inner, walls, reflect_low, reflect_high,
+                                  {cycle.mirror[f][X], cycle.mirror[f][Y], cycle.mirror[f][Z]}),
+                      boxes});
+  mirror_wall_ghosts("strata::swept_cycle_walls", exec, ghosts);
 }
 
 }  // namespace Impl

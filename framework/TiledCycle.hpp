@@ -38,6 +38,7 @@
 #include "framework/PlaneWindow.hpp"
 #include "framework/Region.hpp"
 #include "framework/TilingLimits.hpp"
+#include "framework/WallMirrors.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -46,12 +47,6 @@
 #include <cstdint>
 
 namespace strata {
-
-//! A cell-centred wall condition as the mirror it is: ghost = offset + sign * mirror.
-struct WallMirror {
-  double offset = 0.0;
-  double sign = -1.0;
-};
 
 //! x and y extents of a tile's own cells.
 using TileShape = std::array<int, 2>;

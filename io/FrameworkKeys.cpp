@@ -176,7 +176,17 @@ const DeckKey time_tiling_tile =
         .means("x and y cells of a tile (each >= 1, at most a rank's box; widened to the stencil reach; needs "
                "`steps`). Tiles share a slab's cells out evenly, none narrower than this. Left out: a host tile is "
                "whole rows, as many as measured fastest on the run's first cycles (8, 16, 32, ... up to a tile "
-               "per thread, searched together with `steps`, kept in `hybrid.tune_cache`); 64x8 on a GPU slab");
+               "per thread, searched together with `steps`, kept in `hybrid.tune_cache`); on a GPU slab with "
+               "`device: tiles` 32 cells by the most rows (32, 16, 8, 4) whose plane windows fit 96 KiB");
+
+const DeckKey time_tiling_device =
+    DeckKey("time_tiling.device", K::String)
+        .defaults(TimeTilingConfig{}.device)
+        .or_words({"sweeps", "tiles"})
+        .means("how a GPU's slab runs a tiled cycle: `sweeps`, a pass over the slab per step, or `tiles`, thread "
+               "blocks streaming x-y tiles along z with every step's plane in shared memory, one pass over the "
+               "slab per cycle ([time-tiling.md](time-tiling.md)). Bit-identical either way; a CPU-only build's "
+               "slabs are host tiles");
 
 std::vector<DeckKey> framework_keys() {
   return {app,
@@ -206,7 +216,8 @@ std::vector<DeckKey> framework_keys() {
           hybrid_rebalance_every,
           hybrid_device_memory,
           time_tiling_steps,
-          time_tiling_tile};
+          time_tiling_tile,
+          time_tiling_device};
 }
 
 }  // namespace strata::io::keys

@@ -137,6 +137,12 @@ TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
   if (const auto tile = tiling.get_optional<std::array<int, 2>>(keys::time_tiling_tile)) t.tile = *tile;
   if (tiling.has("tile") && !t.requested())
     tiling.fail("tile", "a tile shape without time_tiling.steps (2 or more, or auto) tiles nothing");
+  t.device = tiling.get<std::string>(keys::time_tiling_device);
+  const auto& choices = keys::time_tiling_device.words;
+  if (std::find(choices.begin(), choices.end(), t.device) == choices.end())
+    tiling.fail("device", "expected sweeps or tiles, got '" + t.device + "'");
+  if (t.device == "tiles" && !t.requested())
+    tiling.fail("device", "tiles without time_tiling.steps (2 or more, or auto) tile nothing");
   return t;
 }
 

@@ -86,6 +86,7 @@ struct TimeTilingConfig {
   int steps = 1;                  //!< steps per cycle (1: untiled); the most tried when automatic
   bool automatic = false;         //!< `auto`: candidates measured on the run's first cycles
   std::array<int, 2> tile{0, 0};  //!< x and y cells of a tile; 0 = chosen per slab
+  std::string device = "sweeps";  //!< sweeps | tiles: how a GPU's slab runs a cycle
   bool requested() const { return steps > 1 || automatic; }
 };
 

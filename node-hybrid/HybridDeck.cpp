@@ -74,11 +74,13 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
   }
   if (tiling.requested()) {
-    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile, std::nullopt, {}};
+    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile,
+                     tiling.device == "tiles" ? DeviceCycle::StreamedTiles : DeviceCycle::Sweeps, std::nullopt, {}};
     // The split changes what is fastest: a fixed share is part of the key.
     const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
                             " steps" + (tiling.automatic ? "<=" : "=") + std::to_string(tiling.steps) +
-                            " tile=" + std::to_string(tiling.tile[0]) + "x" + std::to_string(tiling.tile[1]) + machine;
+                            " tile=" + std::to_string(tiling.tile[0]) + "x" + std::to_string(tiling.tile[1]) +
+                            (tiling.device == "tiles" ? " device=tiles" : "") + machine;
     if (const auto entry = cache.lookup(key)) hybrid.tiling.cached = TilingChoice{entry->value, entry->rows};
     hybrid.tiling.on_chosen = [cache, key](const TilingChoice& c, double seconds) {
       cache.store(key, TuneEntry{c.steps, seconds, c.rows});

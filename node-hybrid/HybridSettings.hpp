@@ -45,10 +45,17 @@ struct HaloGroup {
 //! step, as without tiling. Automatic: steps 1, 2, 4, ... up to `steps`
 //! are candidates. The steps and the host tiles are measured on the run's
 //! first cycles (node-hybrid/TilingTuner.hpp).
+//! How an in-core device slab on a GPU runs a tiled cycle's levels.
+enum class DeviceCycle {
+  Sweeps,         //!< a sweep of the whole slab per level (framework/SweptCycle.hpp)
+  StreamedTiles,  //!< thread blocks streaming tiles along z (framework/StreamedTiles.hpp)
+};
+
 struct TimeTilingSettings {
   int steps = 1;
   bool automatic = false;
   TileShape tile{0, 0};  //!< x and y cells of a tile; 0: measured
+  DeviceCycle device = DeviceCycle::Sweeps;
   //! An earlier run's measured choice (tune cache), used if every rank has the same.
   std::optional<TilingChoice> cached;
   //! Called when the measured choice is made (with its seconds per step), e.g. to cache it.
@@ -70,7 +77,7 @@ struct HybridSettings {
   TimeTilingSettings tiling;
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
-  bool device_sweeps = false;       //!< test hook: an in-core device slab's cycles as sweeps, as on a GPU
+  bool device_as_gpu = false;       //!< test hook: an in-core device slab's cycles as on a GPU (tiling.device)
   ShareSettings share;              //!< where the cut lies, fixed or tuned
   //! Bytes the device slab's fields may take in the device's memory; a
   //! device slab of `stepped` fields that needs more is streamed through

@@ -109,17 +109,17 @@ class HybridSlabs {
   bool device_streams() const { return streamed_.has_value() && outgrows_budget(settings_, pair_.device.owned); }
   StreamedSlab<DeviceExec>& streamed() { return *streamed_; }
 
-  //! Wall ghosts of `fields` on a slab, `depth` layers (-1: all). No fence:
-  //! each slab's fills are ordered before its next kernels on its own
-  //! instance (a streamed device slab's are done on return), and nothing
-  //! else reads them.
+  //! Wall ghosts of `fields` on a slab, `depth` layers (-1: all), in one
+  //! launch. No fence: each slab's fills are ordered before its next kernels
+  //! on its own instance (a streamed device slab's are done on return), and
+  //! nothing else reads them.
   template <class S>
   void fill_walls(const S& slab, const std::vector<int>& fields, WallFill part, int depth, Timers& timers) const {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
-    with_nearest_exec(slab, [&](const auto& exec) {
-      for (int f : fields) fill_wall_ghosts(exec, slab.fields[f], slab.walls, wall_conditions(f), part, depth);
-    });
+    std::vector<WallGhostBoxes> ghosts;
+    for (int f : fields) ghosts.push_back(wall_ghost_boxes(slab.fields[f], slab.walls, wall_conditions(f), part, depth));
+    with_nearest_exec(slab, [&](const auto& exec) { fill_wall_ghosts(exec, ghosts); });
   }
 
   //! The walls of `fields` on both slabs.

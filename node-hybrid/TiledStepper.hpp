@@ -3,8 +3,10 @@
 //! Time-tiled cycles of a StepUpdate (framework/StepUpdate.hpp) on a rank's
 //! two slabs: a cycle of k steps runs after one exchange of the stepped
 //! fields' ghosts, k x reach deep, as a tiled pass per slab
-//! (framework/TiledKernel.hpp) or, on a device, as k sweeps with their wall
-//! mirrors (framework/SweptCycle.hpp); a device slab over its memory budget
+//! (framework/TiledKernel.hpp) or, on a GPU, as k sweeps with their wall
+//! mirrors (framework/SweptCycle.hpp) or streamed tiles
+//! (framework/StreamedTiles.hpp), as the deck's time_tiling.device says;
+//! a device slab over its memory budget
 //! goes chunk by chunk (node-hybrid/StreamedSlab.hpp). Also the choice of k
 //! (`time_tiling.steps: auto`) and of the host tiles, measured on the run's
 //! first cycles (node-hybrid/TilingTuner.hpp).
@@ -14,6 +16,7 @@
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/HostTileShape.hpp"
 #include "framework/ReduceOverCells.hpp"
+#include "framework/StreamedTiles.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/SweptCycle.hpp"
 #include "framework/TiledKernel.hpp"
@@ -165,15 +168,23 @@ class TiledStepper {
   template <class Update, class S>
   TiledCycle<Update::fields> tiled_cycle_of(const S& slab, int steps, int which) {
     TiledCycle<Update::fields> cycle = slab_cycle<Update>(slab, steps);
-    cycle.tile = tile_shape(cycle, slab.exec);
+    cycle.tile = tile_shape(cycle, slab.exec, which);
     tiles_[which] = cycle.tile;
     return cycle;
   }
 
-  // On a device a cycle's levels are sweeps and their wall mirrors
-  // (framework/SweptCycle.hpp): the tiled kernel's one thread block per
-  // tile leaves most of a GPU idle, where a sweep spreads a level's cells
-  // over the whole device (docs/performance-notes.md). The levels alternate
+  // Whether slab `which` runs its cycles as a GPU does: a GPU's slab, or the
+  // device slab of a CPU build under the test hook.
+  template <class Exec>
+  bool as_on_gpu(const Exec&, int which) const {
+    return !runs_on_host<Exec> || (which == 0 && settings_.device_as_gpu);
+  }
+
+  // On a GPU a cycle runs as streamed tiles (framework/StreamedTiles.hpp)
+  // or, by default, as sweeps and their wall mirrors
+  // (framework/SweptCycle.hpp): the host's tiled kernel, one thread block
+  // per tile level by level, leaves most of a GPU idle, where a sweep
+  // spreads a level's cells over the whole device (docs/performance-notes.md). The levels alternate
   // between the next state and the state, which level 1 alone reads: at an
   // odd count the last lands in the next state, where tiles leave it; at an
   // even count in the state, and the slab's pairs swap so that its next
@@ -183,10 +194,12 @@ class TiledStepper {
     const TiledCycle<Update::fields> cycle = tiled_cycle_of<Update>(slab, steps, which);
     const auto in = stepped_state<Update>(settings_.stepped, slab.fields);
     const auto next = stepped_next<Update>(settings_.stepped, slab.fields);
-    const bool sweeps = !runs_on_host<std::decay_t<decltype(slab.exec)>> ||
-                        (which == 0 && settings_.device_sweeps);
-    if (!sweeps) {
+    if (!as_on_gpu(slab.exec, which)) {
       run_tiled_cycle(slab.exec, update, in, next, cycle);
+      return;
+    }
+    if (settings_.tiling.device == DeviceCycle::StreamedTiles) {
+      run_streamed_tiles(slab.exec, update, in, next, cycle);
       return;
     }
     const auto state = stepped_next<Update>(settings_.stepped, slab.fields, false);
@@ -222,7 +235,7 @@ class TiledStepper {
       strata::fence(host_slab.exec);
     };
     const auto chunk_tile = [&](const TiledCycle<Update::fields>& chunk) {
-      return tiles_[0] = tile_shape(chunk, slabs_.device().exec);
+      return tiles_[0] = tile_shape(chunk, slabs_.device().exec, 0);
     };
     slabs_.streamed().run(update, fields_of(slabs_.device(), state), fields_of(slabs_.device(), next),
                           slab_cycle<Update>(slabs_.device(), steps), chunk_tile, host_share);
@@ -244,22 +257,22 @@ class TiledStepper {
       const WallConditions conditions = slabs_.wall_conditions(id);
       for (int a = 0; a < 3; ++a) {
         STRATA_REQUIRE(conditions[a].mirror_inset == 0, "time tiling: walls mirror across the wall itself");
-        const bool dirichlet = conditions[a].kind == WallKind::Dirichlet;
-        cycle.mirror[f][a] = {dirichlet ? 2.0 * conditions[a].value : 0.0, dirichlet ? -1.0 : 1.0};
+        cycle.mirror[f][a] = mirror_of(conditions[a]);
       }
     }
     return cycle;
   }
 
-  // The deck's tile (at least the reach wide), or one chosen for the slab.
+  // The deck's tile (at least the reach wide); else on the host the band of
+  // rows the tuner measures or chose, for streamed tiles one whose windows
+  // leave room for two thread blocks per multiprocessor, otherwise 64x8.
   template <int N, class Exec>
-  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec&) const {
+  TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec, int which) const {
     const TileShape& given = settings_.tiling.tile;
     if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
-    if constexpr (runs_on_host<Exec>)
-      return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
-    else
-      return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
+    if (!as_on_gpu(exec, which)) return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
+    if (settings_.tiling.device == DeviceCycle::StreamedTiles) return streamed_tile_shape(cycle, 96 * 1024);
+    return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }
 
   const Decomposition& decomposition_;

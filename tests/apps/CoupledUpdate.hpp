@@ -77,10 +77,6 @@ inline std::array<WallConditions, 2> coupled_walls() {
           WallConditions{neumann, WallCondition{WallKind::Dirichlet, 1.5}, neumann}};
 }
 
-inline WallMirror mirror_of(const WallCondition& c) {
-  return c.kind == WallKind::Dirichlet ? WallMirror{2.0 * c.value, -1.0} : WallMirror{0.0, 1.0};
-}
-
 //! A wall mask in a test's message: W for a wall, - for a remote face, x low/high then y, z.
 inline std::string describe(const FaceMask& walls) {
   std::string s;

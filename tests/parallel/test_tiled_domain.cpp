@@ -46,7 +46,8 @@ struct DomainCase {
   double share = 0.0;
   std::map<int, double> moves;  // the share the planes move to before a cycle (counted from 0)
   int kick_at = 0;               // steps after which a kernel changes the state (a cycle ends there); 0: none
-  bool device_sweeps = false;    // the device slab's cycles as sweeps, as on a GPU
+  bool device_as_gpu = false;    // the device slab's cycles as on a GPU: sweeps, or streamed tiles
+  DeviceCycle device = DeviceCycle::Sweeps;
 };
 
 std::string describe(const DomainCase& c) {
@@ -57,7 +58,8 @@ std::string describe(const DomainCase& c) {
     << c.tile[0] << "x" << c.tile[1] << ", share " << c.share;
   for (const auto& [cycle, share] : c.moves) s << ", " << share << " from cycle " << cycle;
   if (c.kick_at > 0) s << ", kicked after step " << c.kick_at;
-  if (c.device_sweeps) s << ", device levels as sweeps";
+  if (c.device_as_gpu)
+    s << (c.device == DeviceCycle::Sweeps ? ", device levels as sweeps" : ", device slab in streamed tiles");
   return s.str();
 }
 
@@ -94,7 +96,8 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
   s.tiling.steps = c.steps_per_cycle;
   s.tiling.automatic = c.automatic;
   s.tiling.tile = c.tile;
-  s.device_sweeps = c.device_sweeps;
+  s.device_as_gpu = c.device_as_gpu;
+  s.tiling.device = c.device;
   const int nz = decomposition.local().extent(Z);
   s.share.initial_planes = round_host_planes(nz, c.share, s.sweeps_per_exchange);
   HybridDomain<> domain(decomposition, s);
@@ -173,7 +176,10 @@ TEST(TiledDomain, EqualsUntiledOnEveryRankGridShareAndSplit) {
         const auto& share = shares[(k + p) % shares.size()];
         c.share = share[0];
         c.moves = {{1, share[1]}, {3, share[2]}};  // cycles 2 and 4 start where the last one ended
-        c.device_sweeps = (k + p) % 2 == 0;         // both for every k, over the periodicities
+        // The device slab's host tiles, sweeps or streamed tiles, each for
+        // every k over the periodicities.
+        c.device_as_gpu = (k + p) % 3 != 0;
+        c.device = (k + p) % 3 == 1 ? DeviceCycle::Sweeps : DeviceCycle::StreamedTiles;
         const DomainResult run = run_domain(MPI_COMM_WORLD, c, {steps_for(k)});
         EXPECT_EQ(mismatches(run, reference, steps_for(k), decomposition.local()), 0) << describe(c);
         EXPECT_EQ(*run.cycle_lengths.rbegin(), k) << describe(c);

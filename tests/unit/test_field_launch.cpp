@@ -1,6 +1,7 @@
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/ReduceOverCells.hpp"
+#include "framework/WorkCounts.hpp"
 #include "halo/WallGhosts.hpp"
 #include "tests/ExecSpaces.hpp"
 
@@ -41,6 +42,26 @@ void check_every_value(const Field<MemorySpace>& f, const Check& check) {
         check(i, j, k, h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]));
         if (::testing::Test::HasFailure()) return;
       }
+}
+
+// What axis-by-axis filling gives a ghost of a field coded by code_of:
+// x's mirror innermost, then y's, then z's; a reflection that lands in the
+// other wall's ghosts of a thin axis is reflected again.
+double mirrored_code(std::array<int, 3> idx, const Box& owned, const Stagger& s, const FaceMask& walls,
+                     const WallConditions& conditions) {
+  const Box valid = valid_box(owned, s);
+  for (int ax = Z; ax >= X; --ax) {
+    const WallMirror m = mirror_of(conditions[ax]);
+    if (idx[ax] < valid.lo[ax] && walls[ax][0]) {
+      idx[ax] = 2 * owned.lo[ax] - 1 + s[ax] + conditions[ax].mirror_inset - idx[ax];
+      return m.offset + m.sign * mirrored_code(idx, owned, s, walls, conditions);
+    }
+    if (idx[ax] >= valid.hi[ax] && walls[ax][1]) {
+      idx[ax] = 2 * owned.hi[ax] - 1 + s[ax] - conditions[ax].mirror_inset - idx[ax];
+      return m.offset + m.sign * mirrored_code(idx, owned, s, walls, conditions);
+    }
+  }
+  return code_of(idx[0], idx[1], idx[2]);
 }
 
 // Kernels at namespace scope: CUDA cannot launch lambdas from a test body
@@ -382,30 +403,58 @@ TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
   fill_wall_ghosts(Exec(), f, walls, conditions, WallFill::All, depth);
   Exec().fence();
   const Box valid = valid_box(owned, s);
-  // Reflect until inside the valid box, as the layers were filled.
-  const std::function<double(std::array<int, 3>)> expected = [&](std::array<int, 3> idx) {
-    for (int ax = 0; ax < 3; ++ax) {
-      const int inset_ax = conditions[ax].mirror_inset;
-      const double sign = conditions[ax].kind == WallKind::Dirichlet ? -1.0 : 1.0;
-      if (idx[ax] < valid.lo[ax]) {
-        idx[ax] = 2 * owned.lo[ax] - 1 + s[ax] + inset_ax - idx[ax];
-        return sign * expected(idx);
-      }
-      if (idx[ax] >= valid.hi[ax]) {
-        idx[ax] = 2 * owned.hi[ax] - 1 + s[ax] - inset_ax - idx[ax];
-        return sign * expected(idx);
-      }
-    }
-    return code_of(idx[0], idx[1], idx[2]);
-  };
   check_every_value(f, [&](int i, int j, int k, double value) {
     const std::array<int, 3> idx{i, j, k};
     bool beyond_depth = false;
     for (int ax = 0; ax < 3; ++ax)
       beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
-    ASSERT_EQ(value, beyond_depth ? code_of(i, j, k) : expected(idx))
+    ASSERT_EQ(value, beyond_depth ? code_of(i, j, k) : mirrored_code(idx, owned, s, walls, conditions))
         << "value " << i << "," << j << "," << k;
   });
+}
+
+// An exchange's fields in one launch: ten fields of every stagger, each
+// with its own conditions (nonzero Dirichlet values, insets), two layers
+// deep on a box two cells thin along y, take two launches (eight fields a
+// launch) and hold what axis-by-axis filling gives, bit for bit.
+TYPED_TEST(FieldLaunch, WallGhostsOfManyFieldsInOneLaunch) {
+  using Exec = TypeParam;
+  const Box owned{{0, 0, 0}, {7, 2, 5}};
+  const int ghosts = 3, depth = 2;  // a staggered axis's ghosts lie beyond its wall node
+  const FaceMask walls = {{{true, true}, {true, true}, {false, true}}};
+  const Stagger staggers[] = {cell_centred(), face_centred(X), face_centred(Y), face_centred(Z), node_centred()};
+  WallCondition inset{WallKind::Neumann, 0.0};
+  inset.mirror_inset = 1;
+  const WallCondition choices[] = {{WallKind::Dirichlet, 0.75}, {WallKind::Neumann, 0.0}, inset,
+                                   {WallKind::Dirichlet, -2.5}};
+  std::vector<Field<typename Exec::memory_space>> fields;
+  std::vector<WallConditions> conditions;
+  std::vector<WallGhostBoxes> ghost_boxes;
+  for (int n = 0; n < 10; ++n) {
+    fields.emplace_back("f" + std::to_string(n), owned, ghosts, staggers[n % 5]);
+    conditions.push_back({choices[n % 4], choices[(n + 1) % 4], choices[(n + 3) % 4]});
+    for_each_cell("fill", Exec(), fields[n].allocated(), FillCode{fields[n].cells()});
+    ghost_boxes.push_back(wall_ghost_boxes(fields[n], walls, conditions[n], WallFill::All, depth));
+  }
+  const std::int64_t launches = work_counts().launches;
+  fill_wall_ghosts(Exec(), ghost_boxes);
+  EXPECT_EQ(work_counts().launches - launches, 2);
+  Exec().fence();
+  for (int n = 0; n < 10; ++n) {
+    const Box valid = valid_box(owned, staggers[n % 5]);
+    check_every_value(fields[n], [&](int i, int j, int k, double value) {
+      const std::array<int, 3> idx{i, j, k};
+      bool wall_ghost = false, beyond_depth = false;
+      for (int ax = 0; ax < 3; ++ax) {
+        wall_ghost |= (idx[ax] < valid.lo[ax] && walls[ax][0]) || (idx[ax] >= valid.hi[ax] && walls[ax][1]);
+        beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+      }
+      const double expected = wall_ghost && !beyond_depth
+                                  ? mirrored_code(idx, owned, staggers[n % 5], walls, conditions[n])
+                                  : code_of(i, j, k);
+      ASSERT_EQ(value, expected) << "field " << n << ", cell " << i << "," << j << "," << k;
+    });
+  }
 }
 
 }  // namespace

@@ -32,7 +32,6 @@ namespace {
 using test::Coupled;
 using test::coupled_walls;
 using test::describe;
-using test::mirror_of;
 
 int world_size() {
   int size = 1;

@@ -1,8 +1,9 @@
-// The time-tiled kernel (framework/TiledKernel.hpp) on one pair of fields
+// The time-tiled kernels (framework/TiledKernel.hpp, StreamedTiles.hpp) on one pair of fields
 // against n plain sweeps with the walls filled between them, bit for bit,
 // on every execution space and for several tile shapes.
 
 #include "framework/StepUpdate.hpp"
+#include "framework/StreamedTiles.hpp"
 #include "framework/TiledKernel.hpp"
 #include "halo/WallGhosts.hpp"
 #include "tests/ExecSpaces.hpp"
@@ -28,7 +29,6 @@ namespace {
 using test::Coupled;
 using test::coupled_walls;
 using test::describe;
-using test::mirror_of;
 
 // ---------------------------------------------------------------------------
 // run_tiled_cycle on one pair of fields
@@ -182,9 +182,13 @@ const std::vector<FaceMask> wall_masks = {
     {{{false, true}, {true, false}, {false, true}}},
 };
 
+// The kernel under test: the tiled kernel (also in portions of its
+// tiles), or streamed tiles (framework/StreamedTiles.hpp).
+enum class Kernel { Tiles, StreamedTiles };
+
 template <class Exec, class Update>
 void expect_tiled_equals_plain(const Update& update, const Box& owned, int levels,
-                               const std::vector<TileShape>& tiles) {
+                               const std::vector<TileShape>& tiles, Kernel kernel = Kernel::Tiles) {
   const Exec exec;
   const int r = Update::reach;
   const auto conditions = coupled_walls();
@@ -201,19 +205,26 @@ void expect_tiled_equals_plain(const Update& update, const Box& owned, int level
       cycle.tile = tile;
       for (int n = 0; n < 2; ++n)
         for (int a = 0; a < 3; ++a) cycle.mirror[n][a] = mirror_of(conditions[n][a]);
-      run_tiled_cycle(exec, update, state_in(in), state_out(out), cycle);
-      // The same tiles in three uneven portions (as a host slab runs them
-      // between a streamed slab's stages) write the same values.
-      const Pair<Exec> in_portions = copy_of(level0), out_portions = nan_like(level0);
-      const int all = cycle.num_tiles();
-      for (const TileSpan span : {TileSpan{0, all / 4}, TileSpan{all / 4, all / 2}, TileSpan{all / 2, all}})
-        run_tiled_cycle(exec, update, state_in(in_portions), state_out(out_portions), cycle, span);
-      exec.fence();
       std::string first;
-      EXPECT_EQ(owned_mismatches(out_portions, out, first), 0)
-          << "tiles in portions against one launch: " << levels << " levels, tile " << tile[0] << "x" << tile[1]
-          << ": first " << first;
-      EXPECT_TRUE(output_walls_mirrored(exec, out_portions, walls, r)) << "tiles in portions: the wall ghosts";
+      if (kernel == Kernel::StreamedTiles) {
+        // On a host space of several threads, a team of two: its threads
+        // share the rows of every level, so the barriers matter as on a GPU.
+        run_streamed_tiles(exec, update, state_in(in), state_out(out), cycle, std::min(2, exec.concurrency()));
+        exec.fence();
+      } else {
+        run_tiled_cycle(exec, update, state_in(in), state_out(out), cycle);
+        // The same tiles in three uneven portions (as a host slab runs them
+        // between a streamed slab's stages) write the same values.
+        const Pair<Exec> in_portions = copy_of(level0), out_portions = nan_like(level0);
+        const int all = cycle.num_tiles();
+        for (const TileSpan span : {TileSpan{0, all / 4}, TileSpan{all / 4, all / 2}, TileSpan{all / 2, all}})
+          run_tiled_cycle(exec, update, state_in(in_portions), state_out(out_portions), cycle, span);
+        exec.fence();
+        EXPECT_EQ(owned_mismatches(out_portions, out, first), 0)
+            << "tiles in portions against one launch: " << levels << " levels, tile " << tile[0] << "x" << tile[1]
+            << ": first " << first;
+        EXPECT_TRUE(output_walls_mirrored(exec, out_portions, walls, r)) << "tiles in portions: the wall ghosts";
+      }
       EXPECT_EQ(owned_mismatches(out, expected, first), 0)
           << levels << " levels of reach " << r << ", walls " << describe(walls) << ", tile " << tile[0] << "x"
           << tile[1] << ": first " << first;
@@ -254,6 +265,21 @@ TYPED_TEST(TiledCycleKernel, MostLevelsAndReachTwo) {
 TYPED_TEST(TiledCycleKernel, ReachTwoWithTilesNotDividingTheBoxAtWalls) {
   for (int levels = 1; levels <= 2; ++levels)
     expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {4, 3}});
+}
+
+// Streamed tiles, every level in flight at once: the same cycles (1 to the
+// most levels, reach 1 and 2, tiles of every kind) bit for bit.
+TYPED_TEST(TiledCycleKernel, StreamedTilesEqualPlainSteps) {
+  const Box owned{{-3, 5, 2}, {8, 14, 10}};
+  const std::vector<TileShape> tiles = {{1, 1}, {3, 2}, {11, 4}, {16, 13}};
+  for (int levels = 1; levels <= 8; ++levels)
+    expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, owned, levels, tiles, Kernel::StreamedTiles);
+  const int n = max_tiled_steps;
+  expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, Box{{0, 0, 0}, {n + 1, n, n}}, n, {{5, 3}, {n + 1, n}},
+                                       Kernel::StreamedTiles);
+  for (int levels = 1; levels <= 4; ++levels)
+    expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {5, 7}},
+                                         Kernel::StreamedTiles);
 }
 
 }  // namespace

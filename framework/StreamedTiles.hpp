@@ -1,0 +1,236 @@
+#pragma once
+//! \file StreamedTiles.hpp
+//! A time-tiled cycle (framework/TiledCycle.hpp) for a GPU: one thread block
+//! per x-y tile streams along z with every level in flight at once, as the
+//! GPU temporal-blocking codes do (AN5D, EBISU): at step s level t computes
+//! plane s - (t - 1)(r + 1), r planes behind what it reads and one more, so
+//! the planes a step reads were all written by earlier steps and a step's
+//! levels need no barrier between them: one barrier a step (two at a wall)
+//! where the host kernel (framework/TiledKernel.hpp) orders its levels with
+//! one each. Levels 1..n-1 keep 4r planes in plane windows in shared
+//! memory; level 0 is read from the input fields (through the cache), level
+//! n written to the output fields: one read and one write per cell for the
+//! n steps.
+//!
+//! Wall ghosts of a level's plane are written at the start of the next step
+//! (before the levels that read them), each straight from the cell it
+//! mirrors, x, then y, then z (framework/WallMirrors.hpp), so the values are
+//! those of untiled steps bit for bit. The same team code runs on host
+//! spaces (a team of one thread), which is how the CPU build tests it.
+
+#include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
+#include "framework/PlaneWindow.hpp"
+#include "framework/StepUpdate.hpp"
+#include "framework/TiledCycle.hpp"
+#include "framework/TiledKernel.hpp"
+#include "framework/WorkCounts.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace strata {
+
+namespace Impl {
+
+// Planes a streamed tile's window holds per level: the 2r + 1 the next
+// level reads and the one being written, and room for the top wall's r
+// ghosts, written (as their mirrors are computed) while the next level
+// still reads the 2r + 1 planes below the last one written.
+KOKKOS_INLINE_FUNCTION int streamed_window_planes(int reach) { return 4 * reach; }
+
+// Doubles of scratch a streamed tile uses: levels 1..n-1 of every field.
+template <int N>
+KOKKOS_INLINE_FUNCTION std::size_t streamed_tile_scratch_doubles(const TiledCycle<N>& c) {
+  return std::size_t(c.levels - 1) * N *
+         PlaneWindow<double>::size(c.window_extent(X), c.window_extent(Y), streamed_window_planes(c.reach));
+}
+
+template <class Update, class ExecSpace>
+struct StreamedTileKernel {
+  static constexpr int N = Update::fields;
+  using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using Windows = Kokkos::Array<PlaneWindow<double>, N>;
+  using Rect = typename TiledCycleKernel<Update, ExecSpace>::Rect;
+
+  Update update;
+  StateIn<N> in;
+  StateOut<N> out;
+  TiledCycle<N> cycle;
+  int scratch_level;  //!< 0: shared memory where the windows fit
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const int n = cycle.levels, r = cycle.reach, skew = r + 1;
+    const int tile = team.league_rank();
+    const int tx = tile % cycle.tiles_along(X), ty = tile / cycle.tiles_along(X);
+    const Rect own{cycle.tile_start(X, tx), cycle.tile_start(X, tx + 1), cycle.tile_start(Y, ty),
+                   cycle.tile_start(Y, ty + 1)};
+    const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y), planes = streamed_window_planes(r);
+    // Slot 0 at a multiple of the window below every plane held (the bottom wall's ghosts).
+    const int lowest = cycle.owned.lo[Z] - n * r, first_k = lowest - ((lowest % planes) + planes) % planes;
+    double* scratch = static_cast<double*>(
+        team.team_scratch(scratch_level).get_shmem(streamed_tile_scratch_doubles(cycle) * sizeof(double)));
+    const auto window = [&](int t) {  // level t's plane windows
+      Windows w;
+      for (int f = 0; f < N; ++f)
+        w[f] = PlaneWindow<double>(scratch + std::size_t((t - 1) * N + f) * PlaneWindow<double>::size(wx, wy, planes),
+                                   own.x0 - n * r, own.y0 - n * r, wx, wy, first_k, planes);
+      return w;
+    };
+    const int first = cycle.level_box(1).lo[Z], last = cycle.level_box(n).hi[Z] - 1 + (n - 1) * skew;
+    for (int s = first; s <= last + 1; ++s) {
+      bool mirrored = false;  // the same on every thread of the team
+      for (int t = 1; t <= n; ++t) {
+        const int q = s - 1 - (t - 1) * skew;
+        const CellBox level = cycle.level_box(t);
+        if (q < level.lo[Z] || q >= level.hi[Z]) continue;
+        mirrored |= t < n ? mirror_walls(team, window(t), own, t, q) : mirror_walls(team, out, own, t, q);
+      }
+      if (mirrored) team.team_barrier();
+      if (s > last) break;
+      for (int t = 1; t <= n; ++t) {
+        const int q = s - (t - 1) * skew;
+        const CellBox level = cycle.level_box(t);
+        if (q < level.lo[Z] || q >= level.hi[Z]) continue;
+        const Rect rect = level_rect(own, t);
+        const Update u = update;
+        if (n == 1) {
+          const StateIn<N> prev = in;
+          const StateOut<N> next = out;
+          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+        } else if (t == 1) {
+          const StateIn<N> prev = in;
+          const Windows next = window(1);
+          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+        } else if (t == n) {
+          const Windows prev = window(n - 1);
+          const StateOut<N> next = out;
+          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+        } else {
+          const Windows prev = window(t - 1), next = window(t);
+          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+        }
+      }
+      team.team_barrier();
+    }
+  }
+
+  // The cells of level t in a tile's plane: its own grown by (n - t) r,
+  // within the level's box.
+  KOKKOS_INLINE_FUNCTION Rect level_rect(const Rect& own, int t) const {
+    const CellBox level = cycle.level_box(t);
+    const int grow_by = (cycle.levels - t) * cycle.reach;
+    return Rect{max_of(own.x0 - grow_by, level.lo[X]), min_of(own.x1 + grow_by, level.hi[X]),
+                max_of(own.y0 - grow_by, level.lo[Y]), min_of(own.y1 + grow_by, level.hi[Y])};
+  }
+
+  KOKKOS_INLINE_FUNCTION bool touches_wall(int axis, int side, const Rect& own) const {
+    const int lo = axis == X ? own.x0 : own.y0, hi = axis == X ? own.x1 : own.y1;
+    return cycle.walls[axis][side] && (side == 0 ? lo == cycle.owned.lo[axis] : hi == cycle.owned.hi[axis]);
+  }
+
+  // `m` reflected inside the owned cells along `axis` where it lies beyond
+  // a wall (cell-centred: across the face), and the walls it crossed.
+  KOKKOS_INLINE_FUNCTION int inside(int axis, int m, int& crossed) const {
+    const CellBox& o = cycle.owned;
+    for (crossed = 0; (m < o.lo[axis] && cycle.walls[axis][0]) || (m >= o.hi[axis] && cycle.walls[axis][1]);
+         ++crossed)
+      m = (m < o.lo[axis] ? 2 * o.lo[axis] : 2 * o.hi[axis]) - 1 - m;
+    return m;
+  }
+
+  // The wall ghosts of level t's plane q, computed the step before: beside
+  // its rows, and where q lies within r of a z wall the ghost plane
+  // mirroring it, across the rows and their x and y ghosts. Each ghost from
+  // the cell it mirrors. Whether there were any.
+  template <class Cells>
+  KOKKOS_FUNCTION bool mirror_walls(const Member& team, const Cells& w, const Rect& own, int t, int q) const {
+    const int r = cycle.reach;
+    const Rect rect = level_rect(own, t);
+    Rect span = rect;  // the rows and their x and y wall ghosts
+    if (touches_wall(X, 0, rect)) span.x0 -= r;
+    if (touches_wall(X, 1, rect)) span.x1 += r;
+    if (touches_wall(Y, 0, rect)) span.y0 -= r;
+    if (touches_wall(Y, 1, rect)) span.y1 += r;
+    const auto mirror = [&](int g) {  // ghosts of plane g (q itself, or a z ghost mirroring it)
+      const bool whole = g != q;
+      for_rows(team, span, [&](int i, int j) {
+        if (!whole && i >= rect.x0 && i < rect.x1 && j >= rect.y0 && j < rect.y1) return;
+        int cx, cy, cz;
+        const int mi = inside(X, i, cx), mj = inside(Y, j, cy), mk = inside(Z, g, cz);
+        for (int f = 0; f < N; ++f) {
+          double v = w[f](mi, mj, mk);
+          for (int a = 0; a < 3; ++a)
+            for (int c = 0; c < (a == X ? cx : a == Y ? cy : cz); ++c)
+              v = cycle.mirror[f][a].offset + cycle.mirror[f][a].sign * v;
+          w[f](i, j, g) = v;
+        }
+      });
+    };
+    const CellBox& o = cycle.owned;
+    const bool beside = span.x0 < rect.x0 || span.x1 > rect.x1 || span.y0 < rect.y0 || span.y1 > rect.y1,
+               below = cycle.walls[Z][0] && q < o.lo[Z] + r, above = cycle.walls[Z][1] && q >= o.hi[Z] - r;
+    if (beside) mirror(q);
+    if (below) mirror(2 * o.lo[Z] - 1 - q);
+    if (above) mirror(2 * o.hi[Z] - 1 - q);
+    return beside || below || above;
+  }
+
+  // f(i, j) over a rectangle's rows: a host team of one thread walks them
+  // (the i loop vectorised); else the team's threads share the rows and its
+  // vector lanes each row.
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
+    if constexpr (runs_on_host<ExecSpace>) {
+      if (team.team_size() == 1) {
+        TiledCycleKernel<Update, ExecSpace>::for_rows(team, rect, f);
+        return;
+      }
+    }
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rect.y1 - rect.y0), [&](int jj) {
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rect.x1 - rect.x0),
+                           [&](int ii) { f(rect.x0 + ii, rect.y0 + jj); });
+    });
+  }
+};
+
+}  // namespace Impl
+
+//! A device tile for streamed tiles: 32 cells along x (a warp's row), and
+//! as many rows as keep the windows within `budget` bytes of shared memory
+//! (at least 4).
+template <int N>
+TileShape streamed_tile_shape(TiledCycle<N> cycle, std::size_t budget) {
+  const int x = std::min(32, cycle.owned.extent(X));
+  for (int y : {32, 16, 8}) {
+    cycle.tile = Impl::Tile(x, std::min(y, cycle.owned.extent(Y)));
+    if (Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget) return cycle.tile;
+  }
+  return {x, std::min(4, cycle.owned.extent(Y))};
+}
+
+//! Runs `cycle` (not skewed) on `exec` as streamed tiles: one team per
+//! tile, its windows in shared memory where they fit; on a host space
+//! `host_threads` threads per tile share its rows (tests: a team whose
+//! barriers matter). Asynchronous on device instances; callers fence.
+template <class ExecSpace, class Update>
+void run_streamed_tiles(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                        const StateOut<Update::fields>& out, const TiledCycle<Update::fields>& cycle,
+                        int host_threads = 1) {
+  using Kernel = Impl::StreamedTileKernel<Update, ExecSpace>;
+  if (cycle.owned.empty()) return;
+  Impl::check_tiled_cycle(cycle);
+  STRATA_REQUIRE(!cycle.skewed_z[0] && !cycle.skewed_z[1], "streamed tiles: a cycle skewed along z");
+  auto policy = runs_on_host<ExecSpace> ? Kokkos::TeamPolicy<ExecSpace>(exec, cycle.num_tiles(), host_threads)
+                                        : Impl::tiled_cycle_policy(exec, cycle.num_tiles());
+  using Policy = decltype(policy);
+  const std::size_t bytes = Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double);
+  const int level = !runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
+  if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
+  Impl::count_launch();
+  Kokkos::parallel_for("strata::streamed_tiles", policy, Kernel{update, in, out, cycle, level});
+}
+
+}  // namespace strata
