@@ -3,11 +3,15 @@
 //! the same run. On CPU-only builds both slabs share the cores, so the split
 //! shows the machinery's overhead (target: <= 3% over one slab at 256^3); on
 //! GPU builds it shows hybrid against ideal = 1 / (1/t_host + 1/t_device).
+//! Then the device slab alone in cycles of 4 steps as a GPU runs them: as
+//! sweeps and as streamed tiles (time_tiling.device; on a CPU-only build the
+//! same kernels on the host's cores).
 //! Usage: hybrid_bench [N [share ...]] (default 256, shares 0.25 0.5).
 
 #include "apps/heat3d/Heat3d.hpp"
 #include "bench/BenchMain.hpp"
 #include "bench/Measure.hpp"
+#include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -30,6 +34,29 @@ double seconds_per_step_at(int n, double share) {
   hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
   heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
   return bench::seconds_per_step(heat, std::max(5, int(5e7 / double(decomposition.local().num_cells()))));
+}
+
+//! Best seconds per step of the device slab alone in cycles of `steps`
+//! steps, run as `device` runs them on a GPU.
+double seconds_per_tiled_step(int n, int steps, DeviceCycle device) {
+  io::GridConfig grid;
+  grid.cells = {n, n, n};
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0}, {false, false, false});
+  HybridSettings hybrid;
+  hybrid.tiling.steps = steps;
+  hybrid.tiling.device = device;
+  hybrid.device_as_gpu = true;
+  io::HaloConfig halo;
+  halo.width = steps;
+  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, halo, hybrid);
+  const int cycles = std::max(2, int(5e7 / double(decomposition.local().num_cells()) / steps));
+  Timers timers;
+  const double dt = 0.5 * heat.stable_dt();
+  return bench::best_time(3, [&] {
+           for (int c = 0; c < cycles; ++c) heat.advance_steps(0.0, dt, steps, timers);
+           Kokkos::fence();
+         }) /
+         (cycles * steps);
 }
 
 }  // namespace
@@ -70,5 +97,7 @@ int main(int argc, char* argv[]) {
       std::snprintf(name, sizeof name, "hybrid share %.3f", share);
       row(name, seconds_per_step_at(n, share), copy_gbs);
     }
+    row("device k=4 sweeps", seconds_per_tiled_step(n, 4, DeviceCycle::Sweeps), copy_gbs);
+    row("device k=4 tiles", seconds_per_tiled_step(n, 4, DeviceCycle::StreamedTiles), copy_gbs);
   });
 }

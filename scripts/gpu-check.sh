@@ -224,6 +224,13 @@ part_figures() {
     record "heat3d ${n}^3 untiled device step" "$gcells" Gcell/s higher "" info
     record "heat3d ${n}^3 untiled, % of device copy" "$copy_pct" % higher ">= 90" "$(judge "$copy_pct" ">=" 90)"
     kernel_ms=$step_ms
+    local mode
+    for mode in sweeps tiles; do
+      read -r gcells copy_pct < <(awk -v m="$mode" '$1 == "device" && $2 == "k=4" && $3 == m { sub(/%/, "", $6); print $5, $6 }' \
+        "$results/logs/hybrid_bench.log")
+      [[ -n $gcells ]] && record "heat3d ${n}^3 k=4 device $mode (hybrid_bench), % of copy (16 B/cell)" "$copy_pct" % \
+        higher "" info
+    done
   else
     failed_run "heat3d ${n}^3 untiled device step" hybrid_bench
   fi
@@ -261,6 +268,32 @@ part_figures() {
       failed_run "strata heat3d ${n}^3 k=$k streamed tiles" "heat_tiles_k$k"
     fi
   done
+  # Streamed tiles' shape at k = 4: 32 cells by 4 to 32 rows (the default
+  # takes the most rows whose windows fit 96 KiB).
+  local rows
+  for rows in 4 8 16 32; do
+    if strata_run "heat_tiles_rows$rows" inputs/heat.yaml --set "grid.cells=[$n,$n,$n]" \
+         --set time.steps="$heat_steps" --set time_tiling.steps=4 --set time_tiling.device=tiles \
+         --set "time_tiling.tile=[32,$rows]" --set hybrid.cpu_share=0; then
+      record "heat3d ${n}^3 k=4 streamed tiles 32x$rows, ms/step" "$(run_ms_per_step "heat_tiles_rows$rows")" ms \
+        lower "" info
+    else
+      failed_run "strata heat3d ${n}^3 k=4 streamed tiles 32x$rows" "heat_tiles_rows$rows"
+    fi
+  done
+  # Cardiac on the device alone: untiled against streamed tiles at k = 4
+  # (the fixed dt of hybrid_against_gpu below).
+  local cardiac_args=(--set "grid.cells=[$cardiac_n,$cardiac_n,$cardiac_n]" --set time.steps="$cardiac_steps"
+    --set time.end_time=~ --set time.cfl=~ --set time.dt=0.002 --set hybrid.cpu_share=0)
+  if strata_run cardiac_k1 inputs/cardiac.yaml "${cardiac_args[@]}" &&
+     strata_run cardiac_tiles_k4 inputs/cardiac.yaml "${cardiac_args[@]}" --set time_tiling.steps=4 \
+       --set time_tiling.device=tiles; then
+    record "cardiac ${cardiac_n}^3 k=4 streamed tiles / untiled speed" \
+      "$(ratio "$(run_ms_per_step cardiac_k1)" "$(run_ms_per_step cardiac_tiles_k4)")" x higher ">= 1.3" \
+      "$(judge "$(ratio "$(run_ms_per_step cardiac_k1)" "$(run_ms_per_step cardiac_tiles_k4)")" ">=" 1.3)"
+  else
+    failed_run "strata cardiac ${cardiac_n}^3 k=4 streamed tiles" cardiac_tiles_k4
+  fi
   hybrid_against_gpu heat3d inputs/heat.yaml "$heat_n" "$heat_steps"
   # A fixed dt below the stability limit at 256^3 (0.00406), so the runs take the same steps.
   hybrid_against_gpu cardiac inputs/cardiac.yaml "$cardiac_n" "$cardiac_steps" --set time.end_time=~ --set time.cfl=~ \
