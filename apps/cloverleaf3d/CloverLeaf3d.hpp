@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace strata::cloverleaf {
 
@@ -405,33 +406,32 @@ void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) {
   if (axis == Z) return;
   const Box global = decomposition_.global();
   const int other = axis == X ? Y : X;
-  for (int side = 0; side < 2; ++side) {
-    const auto line = [=](const Box& c) {
+  // The lines of a slab at the upper wall of `axis`, below and above: one launch.
+  const auto lines = [=](const Box& c) {
+    std::vector<Box> both;
+    if (c.empty() || c.hi[axis] != global.hi[axis]) return both;
+    for (int side = 0; side < 2; ++side) {
+      if (side == 0 ? c.lo[Z] != global.lo[Z] : c.hi[Z] != global.hi[Z]) continue;
       Box b = c;
-      const bool at_walls = c.hi[axis] == global.hi[axis] && !c.empty() &&
-                            (side == 0 ? c.lo[Z] == global.lo[Z] : c.hi[Z] == global.hi[Z]);
-      if (!at_walls) {
-        b.hi = b.lo;
-        return b;
-      }
       b.lo[axis] = global.hi[axis] + 2;
       b.hi[axis] = b.lo[axis] + 1;
       b.lo[other] = c.lo[other] - 1;
       b.hi[other] = c.hi[other] + 1;
       b.lo[Z] = side == 0 ? global.lo[Z] - 1 : global.hi[Z];
       b.hi[Z] = b.lo[Z] + 1;
-      return b;
-    };
-    const int inside = side == 0 ? global.lo[Z] + 1 : global.hi[Z] - 2;
-    if (axis == X)
-      domain_.launch(line, [=](const auto& f) {
-        return LaggedWallFlux<X>{put, inside, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
-      });
-    else
-      domain_.launch(line, [=](const auto& f) {
-        return LaggedWallFlux<Y>{put, inside, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
-      });
-  }
+      both.push_back(b);
+    }
+    return both;
+  };
+  const int z_lo = global.lo[Z], z_hi = global.hi[Z];
+  if (axis == X)
+    domain_.launch(lines, [=](const auto& f) {
+      return LaggedWallFlux<X>{put, z_lo, z_hi, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
+    });
+  else
+    domain_.launch(lines, [=](const auto& f) {
+      return LaggedWallFlux<Y>{put, z_lo, z_hi, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
+    });
 }
 
 template <class DeviceExec, class HostExec>
