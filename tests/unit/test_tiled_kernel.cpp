@@ -267,17 +267,17 @@ TYPED_TEST(TiledCycleKernel, ReachTwoWithTilesNotDividingTheBoxAtWalls) {
     expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {4, 3}});
 }
 
-// Streamed tiles, every level in flight at once: the same cycles (1 to the
-// most levels, reach 1 and 2, tiles of every kind) bit for bit.
+// Streamed tiles, every level in flight at once: the same cycles (1 to 8
+// levels, reach 1 and 2, tiles of every kind) bit for bit. Fewer cases
+// than the tiled kernel's: a team of two threads per tile waits at every
+// barrier, slow wherever the cores are shared (sanitizer runs, tests side
+// by side).
 TYPED_TEST(TiledCycleKernel, StreamedTilesEqualPlainSteps) {
   const Box owned{{-3, 5, 2}, {8, 14, 10}};
-  const std::vector<TileShape> tiles = {{1, 1}, {3, 2}, {11, 4}, {16, 13}};
-  for (int levels = 1; levels <= 8; ++levels)
+  const std::vector<TileShape> tiles = {{1, 1}, {3, 2}, {16, 13}};
+  for (int levels : {1, 2, 3, 5, 8})
     expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, owned, levels, tiles, Kernel::StreamedTiles);
-  const int n = max_tiled_steps;
-  expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, Box{{0, 0, 0}, {n + 1, n, n}}, n, {{5, 3}, {n + 1, n}},
-                                       Kernel::StreamedTiles);
-  for (int levels = 1; levels <= 4; ++levels)
+  for (int levels = 1; levels <= 3; ++levels)
     expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {5, 7}},
                                          Kernel::StreamedTiles);
 }
