@@ -16,8 +16,8 @@ namespace strata {
 //! A restart keeps what its checkpoint ran with: `app`, everything under
 //! `grid` and under the app's own section, `time.dt` and `time.cfl` (a
 //! fixed-dt restart continues with the checkpoint's dt); output, checkpoint,
-//! report, decomposition, halo, hybrid, time_tiling, time.steps and
-//! time.end_time are free to change. A deck that changes a kept key is
+//! report, decomposition, halo, hybrid, time_tiling, chain_tiling,
+//! time.steps and time.end_time are free to change. A deck that changes a kept key is
 //! refused, each key listed with both values, unless `allow`
 //! (--allow-changes): then rank 0 warns with the same list.
 void check_deck_changes(io::Deck& deck, const io::RunConfig& config, const io::Restart& from, bool allow,

@@ -188,6 +188,18 @@ const DeckKey time_tiling_device =
                "slab per cycle ([time-tiling.md](time-tiling.md)). Bit-identical either way; a CPU-only build's "
                "slabs are host tiles");
 
+const DeckKey chain_tiling_planes =
+    DeckKey("chain_tiling.planes", K::Integer)
+        .defaults_to("auto")
+        .in("planes")
+        .at_least(0, "must be an integer >= 0 (0: a launch per kernel), or auto")
+        .or_words({"auto"})
+        .means("for apps of many kernels per step: z planes per block of a kernel chain (the kernels between two "
+               "exchanges) on host cores. Every kernel of the chain computes a block's planes before the next "
+               "block, so the block's fields stay in cache; bit-identical for any value "
+               "([cloverleaf.md](cloverleaf.md)). `auto`: 1, 2, 4, 8, 16 planes and the whole slab are measured "
+               "per chain on the run's first steps and the fastest kept; 0: a launch per kernel");
+
 std::vector<DeckKey> framework_keys() {
   return {app,
           grid_cells,
@@ -217,7 +229,8 @@ std::vector<DeckKey> framework_keys() {
           hybrid_device_memory,
           time_tiling_steps,
           time_tiling_tile,
-          time_tiling_device};
+          time_tiling_device,
+          chain_tiling_planes};
 }
 
 }  // namespace strata::io::keys

@@ -20,6 +20,7 @@ extern const DeckKey halo_width, halo_overlap, halo_gpu_aware_mpi;
 extern const DeckKey hybrid_cpu_share, hybrid_cpu_share_by_host, hybrid_tune_cache, hybrid_rebalance_every,
     hybrid_device_memory;
 extern const DeckKey time_tiling_steps, time_tiling_tile, time_tiling_device;
+extern const DeckKey chain_tiling_planes;
 
 //! All of the above, in the order the reference lists them.
 std::vector<DeckKey> framework_keys();

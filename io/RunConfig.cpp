@@ -114,26 +114,30 @@ ShareSpec read_share(DeckSection& section, const DeckKey& key, const std::string
   return s;
 }
 
+// An integer key that may also be `auto` (nullopt); absent, its default (auto where it has no value).
+std::optional<int> integer_or_auto(DeckSection& section, const DeckKey& key) {
+  if (!section.has(key.name())) {
+    if (!key.default_value.IsNull()) return section.get<int>(key);
+    section.get(key.name(), std::string("auto"));  // recorded in the deck as run
+    return std::nullopt;
+  }
+  const std::string text = section.get<std::string>(key.name());
+  if (text == "auto") return std::nullopt;
+  char* end = nullptr;
+  const long given = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || !key.admits(double(given)))
+    section.fail(key.name(), key.range.message + ", got '" + text + "'");
+  return int(given);
+}
+
 // After the halo: a given halo.width bounds the steps (it must hold steps x
 // reach layers, checked per app where the reach is known) and auto's candidates.
 TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
   TimeTilingConfig t;
-  const DeckKey& steps = keys::time_tiling_steps;
-  if (!tiling.has(steps.name())) {
-    t.steps = tiling.get<int>(steps);
-  } else {
-    const std::string text = tiling.get<std::string>(steps.name());
-    if (text == "auto") {
-      t.automatic = true;
-      t.steps = halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
-    } else {
-      char* end = nullptr;
-      const long given = std::strtol(text.c_str(), &end, 10);
-      if (text.empty() || *end != '\0' || !steps.admits(double(given)))
-        tiling.fail(steps.name(), steps.range.message + ", got '" + text + "'");
-      t.steps = int(given);
-    }
-  }
+  const std::optional<int> steps = integer_or_auto(tiling, keys::time_tiling_steps);
+  t.automatic = !steps;
+  t.steps = steps ? *steps
+                  : halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
   if (const auto tile = tiling.get_optional<std::array<int, 2>>(keys::time_tiling_tile)) t.tile = *tile;
   if (tiling.has("tile") && !t.requested())
     tiling.fail("tile", "a tile shape without time_tiling.steps (2 or more, or auto) tiles nothing");
@@ -208,6 +212,8 @@ RunConfig read_run_config(Deck& deck) {
   config.halo = read_halo(root.section("halo"));
   config.hybrid = read_hybrid(root.section("hybrid"));
   config.time_tiling = read_time_tiling(root.section("time_tiling"), config.halo);
+  DeckSection chains = root.section("chain_tiling");
+  config.chain_tiling.planes = integer_or_auto(chains, keys::chain_tiling_planes);
   return config;
 }
 

@@ -90,6 +90,11 @@ struct TimeTilingConfig {
   bool requested() const { return steps > 1 || automatic; }
 };
 
+//! Kernel chains (framework/KernelChain.hpp) of apps with many kernels per step.
+struct ChainTilingConfig {
+  std::optional<int> planes;  //!< z planes per block (0: a launch per kernel); none: measured
+};
+
 //! The most steps `time_tiling.steps: auto` tries unless halo.width allows
 //! more. Every candidate runs with the deepest one's ghost layers, and 8 of
 //! them slow the 4-step cycles more than 8-step cycles gain over 4
@@ -108,13 +113,14 @@ struct RunConfig {
   HaloConfig halo;
   HybridConfig hybrid;
   TimeTilingConfig time_tiling;
+  ChainTilingConfig chain_tiling;
 };
 
 //! The default tune cache directory (see node-hybrid/TuneCache.hpp).
 std::string default_tune_cache();
 
 //! Reads and validates the framework sections (app, grid, time, output,
-//! checkpoint, report, decomposition, halo, hybrid, time_tiling).
+//! checkpoint, report, decomposition, halo, hybrid, time_tiling, chain_tiling).
 RunConfig read_run_config(Deck& deck);
 
 //! The time loop a run of `config` takes from step 0: its steps or end

@@ -10,17 +10,15 @@
 //! docs/architecture.md.
 //!
 //! The domain is the facade of its parts (node-hybrid/HybridSlabs.hpp,
-//! SlabHalos.hpp, SlabKernels.hpp, SlabSweeps.hpp, TiledStepper.hpp, SlabBlocks.hpp,
-//! ShareMeasurement.hpp) and owns the order of a step.
-//!
-//! Single-kernel apps call sweep() once per step. Apps with many kernels per
-//! step use named halo groups (exchange), kernels over a box derived from
-//! each slab's cells (launch) and pointwise kernels, bracketed by
-//! begin_step / end_step so the share can be tuned. Apps whose step is one
-//! StepUpdate (framework/StepUpdate.hpp) call advance(update, steps).
-//!
-//! Threads: the rank's main thread calls MPI, launches device work and drives
-//! the host slab's kernels, which run on all of Kokkos' OpenMP threads.
+//! SlabHalos.hpp, SlabKernels.hpp, SlabChain.hpp, SlabSweeps.hpp,
+//! TiledStepper.hpp, SlabBlocks.hpp, ShareMeasurement.hpp) and owns the
+//! order of a step. Single-kernel apps call sweep() once per step; apps
+//! whose step is one StepUpdate (framework/StepUpdate.hpp) advance(update,
+//! steps). Apps with many kernels per step use named halo groups
+//! (exchange), kernels over a box derived from each slab's cells (launch,
+//! or chained between exchanges: chain) and pointwise kernels, bracketed by
+//! begin_step / end_step so the share can be tuned. The rank's main thread
+//! calls MPI, launches device work and drives the host slab's kernels.
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
@@ -36,6 +34,7 @@
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/SlabBlocks.hpp"
+#include "node-hybrid/SlabChain.hpp"
 #include "node-hybrid/SlabHalos.hpp"
 #include "node-hybrid/SlabKernels.hpp"
 #include "node-hybrid/SlabSweeps.hpp"
@@ -54,8 +53,6 @@ namespace strata {
 template <class DeviceExec = DeviceExecSpace, class HostExec = HostExecSpace>
 class HybridDomain {
  public:
-  using HostBlock = strata::HostBlock;
-
   HybridDomain(const Decomposition& decomposition, const HybridSettings& settings,
                const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
       : decomposition_(decomposition),
@@ -68,6 +65,7 @@ class HybridDomain {
         slabs_(decomposition, settings_, measurement_.controller().plan().host_planes, device_exec, host_exec),
         tiling_(decomposition, settings_, slabs_),
         kernels_(slabs_, halos_, measurement_, settings.device_kernel_repeats),
+        chain_(slabs_, measurement_, settings.chain_planes),
         sweeps_(settings_, slabs_, halos_, kernels_) {
     halos_.split(slabs_);
   }
@@ -129,6 +127,7 @@ class HybridDomain {
   void begin_step() {
     if (const auto planes = measurement_.interval_starting()) set_host_planes(*planes);
     measurement_.begin_step();
+    chain_.begin_step();
   }
 
   //! Waits for the device slab's kernels: the step's time is the slowest slab's.
@@ -148,11 +147,20 @@ class HybridDomain {
     kernels_.run({range(slabs_.device().owned)}, {range(slabs_.host().owned)}, make_kernel, false);
   }
 
+  //! Runs the kernels `record(chain)` appends with chain.launch(range,
+  //! PlaneReach, make_kernel) as one chain (node-hybrid/SlabChain.hpp);
+  //! chain.swap_fields swaps fields between them. Nothing but kernels and
+  //! swaps between two exchanges.
+  template <class Record>
+  void chain(Record&& record) {
+    walls_fresh_ = false;
+    record(chain_);
+    chain_.run();
+  }
+
   //! Ranges for launch(): each slab's owned cells, or every allocated cell
   //! (ghost layers included, so every copy of a cell gets the same value).
-  auto owned_cells() const {
-    return [](const Box& owned) { return owned; };
-  }
+  auto owned_cells() const { return [](const Box& owned) { return owned; }; }
   auto all_cells() const {
     return [ghosts = slabs_.ghosts()](const Box& owned) { return grow(owned, ghosts); };
   }
@@ -186,25 +194,14 @@ class HybridDomain {
     slabs_.for_each([&](const auto& slab) {
       slabs_.with_nearest_exec(slab, [&](const auto& exec) {
         const auto part = reduce_over_cells<Ops...>(exec, slab.owned, make_values(slab.fields));
-        if constexpr (sizeof...(Ops) == 1)
-          result[0] = (Ops::combine(result[0], part), ...);
-        else
-          combine_reductions<Ops...>(result, part);
+        if constexpr (sizeof...(Ops) == 1) result[0] = (Ops::combine(result[0], part), ...);
+        else combine_reductions<Ops...>(result, part);
       });
     });
     allreduce_over_ranks<Ops...>(result, decomposition_.comm());
-    if constexpr (sizeof...(Ops) == 1)
-      return result[0];
-    else
-      return result;
+    if constexpr (sizeof...(Ops) == 1) return result[0];
+    else return result;
   }
-
-  template <class MakeValue>
-  double sum(MakeValue&& make_value) const { return reduce<Sum>(make_value); }
-  template <class MakeValue>
-  double max(MakeValue&& make_value) const { return reduce<Max>(make_value); }
-  template <class MakeValue>
-  double min(MakeValue&& make_value) const { return reduce<Min>(make_value); }
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
   void swap_fields(int a, int b) {
@@ -264,6 +261,7 @@ class HybridDomain {
   void report(std::ostream& out) const {
     report_halo_hiding(out, halo_seconds(), decomposition_);
     tiling_.report(out);
+    if (decomposition_.rank() == 0) out << chain_.summary() << "\n";
     slabs_.report_streaming(out, cycle_steps());
     report_balance(out, measurement_,
                    {host_planes(), planes(), !slabs_.device().empty() && !slabs_.host().empty(), HostExec::name(),
@@ -339,6 +337,7 @@ class HybridDomain {
   Slabs slabs_;
   TiledStepper<DeviceExec, HostExec> tiling_;
   SlabKernels<DeviceExec, HostExec> kernels_;
+  SlabChain<DeviceExec, HostExec> chain_;
   SlabSweeps<DeviceExec, HostExec> sweeps_;
   int step_ = 0;
   //! The stepped fields' wall ghosts are as the last tiled cycle left them:

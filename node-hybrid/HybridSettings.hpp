@@ -75,6 +75,9 @@ struct HybridSettings {
   //! steps: it reads the first, writes the second, and they swap after it.
   std::vector<std::pair<int, int>> stepped;
   TimeTilingSettings tiling;
+  //! Z planes per block of a kernel chain on host cores (HybridDomain::chain);
+  //! 0: a launch per kernel; none: measured per chain on the run's first steps.
+  std::optional<int> chain_planes;
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   bool device_as_gpu = false;       //!< test hook: an in-core device slab's cycles as on a GPU (tiling.device)

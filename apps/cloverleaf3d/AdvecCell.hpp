@@ -81,7 +81,9 @@ struct AdvecCellSweep {
       donor = forward ? m1 : c;
       downwind = forward ? c : m1;
     };
-    const double donor_volume = forward ? shifted<Axis>(pre_vol, i, j, k, -1) : pre_vol(i, j, k);
+    // Both loaded, then selected: a load under a condition keeps the cell loop from vectorising.
+    const double volume_before = shifted<Axis>(pre_vol, i, j, k, -1), volume_here = pre_vol(i, j, k);
+    const double donor_volume = forward ? volume_before : volume_here;
     const double sigmat = ::fabs(vf) / donor_volume;
     const double sigma3 = (1.0 + sigmat);  // times vertexdx(face)/vertexdx(dif) = 1 on a uniform mesh
     const double sigma4 = 2.0 - sigmat;

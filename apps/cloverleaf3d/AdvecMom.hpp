@@ -85,7 +85,9 @@ struct MomentumFluxes {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
     const double flux = node_flux(i, j, k);
     const bool backward = flux < 0.0;
-    const double donor_mass = backward ? shifted<Axis>(node_mass_pre, i, j, k, 1) : node_mass_pre(i, j, k);
+    // Both loaded, then selected: a load under a condition keeps the node loop from vectorising.
+    const double mass_here = node_mass_pre(i, j, k), mass_next = shifted<Axis>(node_mass_pre, i, j, k, 1);
+    const double donor_mass = backward ? mass_next : mass_here;
     const double sigma = ::fabs(flux) / donor_mass;
     // Written out per component (not a loop over an array of them), so that
     // the i loop vectorises with contiguous loads.

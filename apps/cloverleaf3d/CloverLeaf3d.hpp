@@ -165,23 +165,33 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   // Pressure and sound speed of the step's start state.
   void ideal_gas();
 
-  // PdV predictor (with its equation of state) and pressure halo,
-  // acceleration, PdV corrector and the face volume fluxes.
+  using Chain = SlabChain<DeviceExec, HostExec>;
+
+  // The kernels `record(chain)` appends, as one chain timed as `phase`.
+  template <class Record>
+  void run_chain(const char* phase, Timers& timers, Record&& record) {
+    auto t = timers.time(phase);
+    domain_.chain(record);
+  }
+
+  // PdV predictor (with its equation of state) and pressure halo, then a
+  // chain of acceleration, PdV corrector and the face volume fluxes.
   void lagrangian_step(double dt, Timers& timers);
 
   // Three directional sweeps, x-y-z and z-y-x on alternate steps, each of
   // cell then momentum advection. The halo before each momentum sweep also
-  // carries the density and energy the next cell sweep reads.
+  // carries the density and energy the next cell sweep reads, so a
+  // momentum sweep and the next cell sweep are one chain.
   void advection(Timers& timers);
 
   // LaggedWallFlux along `axis` (x or y) on the slabs at its upper wall and
   // a z wall: keeps the previous step's value before the cell sweep along
   // `axis` (`put` false) and puts it in place after the momentum halo.
-  void lagged_wall_flux(int axis, bool put);
+  void lagged_wall_flux(Chain& chain, int axis, bool put);
 
-  void advect_cells(int axis, int sweep, Timers& timers);
+  void advect_cells(Chain& chain, int axis, int sweep);
 
-  void advect_momentum(int axis, int sweep, Timers& timers);
+  void advect_momentum(Chain& chain, int axis, int sweep);
 
   template <class F>
   static void dispatch_axis(int axis, F&& f) {
@@ -262,7 +272,7 @@ double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
   double limit;
   {
     auto t = timers.time("viscosity and timestep");
-    limit = domain_.min([=](const auto& f) {
+    limit = domain_.template reduce<Min>([=](const auto& f) {
       return ViscousTimestepLimit{
           Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
                     f[ZVEL0].cells()},
@@ -352,57 +362,64 @@ template <class DeviceExec, class HostExec>
 void CloverLeaf3d<DeviceExec, HostExec>::lagrangian_step(double dt, Timers& timers) {
   const Mesh mesh = mesh_;
   const auto pdv = [&](auto predict) {
-    auto t = timers.time("PdV");
-    domain_.launch(bounds(0, 0), [=](const auto& f) {
+    return [=](const auto& f) {
       return PdV<decltype(predict)::value>{mesh, dt, f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(),
                  f[VISCOSITY].cells(), f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(),
                  f[XVEL1].cells(), f[YVEL1].cells(), f[ZVEL1].cells(), f[DENSITY1].cells(),
                  f[ENERGY1].cells(), f[PRESSURE].cells()};
-    });
+    };
   };
-  pdv(std::true_type());
-  domain_.exchange(PRESSURE_HALO, timers);
   {
-    auto t = timers.time("accelerate");
-    domain_.launch(bounds(0, 1), [=](const auto& f) {
+    auto t = timers.time("PdV predictor");
+    domain_.launch(bounds(0, 0), pdv(std::true_type()));
+  }
+  domain_.exchange(PRESSURE_HALO, timers);
+  run_chain("lagrangian chain", timers, [&](Chain& chain) {
+    chain.launch(bounds(0, 1), PlaneReach{1}, [=](const auto& f) {
       return Accelerate{mesh, dt, f[DENSITY0].cells(), f[PRESSURE].cells(), f[VISCOSITY].cells(),
                         f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(), f[XVEL1].cells(),
                         f[YVEL1].cells(), f[ZVEL1].cells()};
     });
-  }
-  pdv(std::false_type());
-  auto t = timers.time("flux calc");
-  domain_.launch(bounds_along(X, 0, 1, 0, 0), [=](const auto& f) {
-    return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
-  });
-  domain_.launch(bounds_along(Y, 0, 1, 0, 0), [=](const auto& f) {
-    return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
-  });
-  domain_.launch(bounds_along(Z, 0, 1, 0, 0), [=](const auto& f) {
-    return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
+    chain.launch(bounds(0, 0), PlaneReach{1}, pdv(std::false_type()));
+    chain.launch(bounds_along(X, 0, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
+      return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
+    });
+    chain.launch(bounds_along(Y, 0, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
+      return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
+    });
+    chain.launch(bounds_along(Z, 0, 1, 0, 0), PlaneReach{0}, [=](const auto& f) {
+      return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
+    });
   });
 }
 
 template <class DeviceExec, class HostExec>
 void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
   const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
+  const char* phase = "advection chains";
   domain_.exchange(CELL_ADVECTION_HALO, timers);
-  advect_cells(first, 1, timers);
+  run_chain(phase, timers, [&](Chain& chain) { advect_cells(chain, first, 1); });
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
-  lagged_wall_flux(first, true);
-  advect_momentum(first, 1, timers);
-  advect_cells(Y, 2, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    lagged_wall_flux(chain, first, true);
+    advect_momentum(chain, first, 1);
+    advect_cells(chain, Y, 2);
+  });
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-  lagged_wall_flux(Y, true);
-  advect_momentum(Y, 2, timers);
-  advect_cells(last, 3, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    lagged_wall_flux(chain, Y, true);
+    advect_momentum(chain, Y, 2);
+    advect_cells(chain, last, 3);
+  });
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
-  lagged_wall_flux(last, true);
-  advect_momentum(last, 3, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    lagged_wall_flux(chain, last, true);
+    advect_momentum(chain, last, 3);
+  });
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) {
+void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(Chain& chain, int axis, bool put) {
   if (axis == Z) return;
   const Box global = decomposition_.global();
   const int other = axis == X ? Y : X;
@@ -424,19 +441,20 @@ void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) {
     return both;
   };
   const int z_lo = global.lo[Z], z_hi = global.hi[Z];
+  // Keeping reads the plane two inside the wall; putting, its own.
+  const PlaneReach planes{put ? 0 : 2};
   if (axis == X)
-    domain_.launch(lines, [=](const auto& f) {
+    chain.launch(lines, planes, [=](const auto& f) {
       return LaggedWallFlux<X>{put, z_lo, z_hi, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
     });
   else
-    domain_.launch(lines, [=](const auto& f) {
+    chain.launch(lines, planes, [=](const auto& f) {
       return LaggedWallFlux<Y>{put, z_lo, z_hi, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
     });
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(int axis, int sweep, Timers& timers) {
-  auto t = timers.time("cell advection");
+void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(Chain& chain, int axis, int sweep) {
   const Mesh mesh = mesh_;
   AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
                                : sweep == 2 ? AdvecCellVolume::TwoAxes
@@ -444,29 +462,29 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(int axis, int sweep, Timer
   // The middle (y) sweep also counts the flux of the axis still to come.
   const int second = advect_x_first_ ? Z : X;
   // pre_vol of the cells a sweep reads: its own and one each side along the axis.
-  domain_.launch(bounds_along(axis, -1, 1, 0, 0), [=](const auto& f) {
+  chain.launch(bounds_along(axis, -1, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
     return AdvecCellVolume{mesh, form, axis, second,
                            FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
                            f[PRE_VOL].cells()};
   });
-  lagged_wall_flux(axis, false);
+  lagged_wall_flux(chain, axis, false);
   // The new density and energy go to the density0 and energy0 fields,
   // which the advection does not read, and become density1/energy1 by a swap.
   dispatch_axis(axis, [&](auto axis_tag) {
     constexpr int A = decltype(axis_tag)::value;
-    domain_.launch(bounds(0, 0), [=](const auto& f) {
+    // Along z it reads two planes each side, and writes the last face's flux one plane up.
+    chain.launch(bounds(0, 0), PlaneReach{A == Z ? 2 : 0, A == Z ? 1 : 0}, [=](const auto& f) {
       return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
                                f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
                                f[DENSITY0].cells(), f[ENERGY0].cells()};
     });
   });
-  domain_.swap_fields(DENSITY0, DENSITY1);
-  domain_.swap_fields(ENERGY0, ENERGY1);
+  chain.swap_fields(DENSITY0, DENSITY1);
+  chain.swap_fields(ENERGY0, ENERGY1);
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(int axis, int sweep, Timers& timers) {
-  auto t = timers.time("momentum advection");
+void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis, int sweep) {
   const Mesh mesh = mesh_;
   // post_vol adds the fluxes of the sweeps still to come, in the order
   // the reference sums them: the other two axes in the first sweep, the
@@ -481,7 +499,7 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(int axis, int sweep, Ti
     volume.later[0] = advect_x_first_ ? Z : X;
   }
   // post_vol of the cells around the nodes NodeMass covers.
-  domain_.launch(bounds_along(axis, -2, 2, -1, 1), [=](const auto& f) {
+  chain.launch(bounds_along(axis, -2, 2, -1, 1), PlaneReach{1}, [=](const auto& f) {
     AdvecMomVolume v = volume;
     v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
     v.post_vol = f[POST_VOL].cells();
@@ -490,15 +508,18 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(int axis, int sweep, Ti
   const double widths[3] = {mesh.dx, mesh.dy, mesh.dz};
   dispatch_axis(axis, [&](auto axis_tag) {
     constexpr int A = decltype(axis_tag)::value;
-    domain_.launch(bounds_along(A, -2, 2, 0, 1), [=](const auto& f) {
+    // Node kernels read the cells and faces below a node; along z, the
+    // upwind stencils reach further.
+    const int along = A == Z ? 1 : 0;
+    chain.launch(bounds_along(A, -2, 2, 0, 1), PlaneReach{1}, [=](const auto& f) {
       return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
     });
-    domain_.launch(bounds_along(A, -1, 2, 0, 1), [=](const auto& f) {
+    chain.launch(bounds_along(A, -1, 2, 0, 1), PlaneReach{1}, [=](const auto& f) {
       return NodeMass<A>{f[DENSITY1].cells(), f[POST_VOL].cells(), f[NODE_FLUX].cells(),
                          f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
     });
     const double width = widths[A];
-    domain_.launch(bounds_along(A, -1, 1, 0, 1), [=](const auto& f) {
+    chain.launch(bounds_along(A, -1, 1, 0, 1), PlaneReach{2 * along}, [=](const auto& f) {
       return MomentumFluxes<A>{width,
                                f[NODE_FLUX].cells(),
                                f[NODE_MASS_PRE].cells(),
@@ -509,7 +530,7 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(int axis, int sweep, Ti
                                f[MOM_FLUX_Y].cells(),
                                f[MOM_FLUX_Z].cells()};
     });
-    domain_.launch(bounds(0, 1), [=](const auto& f) {
+    chain.launch(bounds(0, 1), PlaneReach{along}, [=](const auto& f) {
       return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX_X].cells(),
                                f[MOM_FLUX_Y].cells(), f[MOM_FLUX_Z].cells(), f[XVEL1].cells(),
                                f[YVEL1].cells(), f[ZVEL1].cells()};

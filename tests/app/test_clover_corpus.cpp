@@ -3,8 +3,9 @@
 // overlapping states, states on walls and corners, non-cubic cells, a domain
 // not starting at 0, timestep_rise/max_timestep control and waves reflected
 // from the walls. Each deck, run through the strata command without and with
-// a host slab, prints every field summary the reference code printed for it
-// (DECK.summary, which says how it was made), to the last printed digit.
+// a host slab, its kernels chained and one by one, prints every field summary
+// the reference code printed for it (DECK.summary, which says how it was
+// made), to the last printed digit.
 
 #include "tests/CloverSummaries.hpp"
 #include "tests/DriverRun.hpp"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -37,11 +39,15 @@ TEST_P(CloverCorpus, PrintsTheReferenceSummaries) {
   const std::string deck = corpus_dir + "/" + GetParam();
   const std::vector<test::SummaryRow> reference = test::summary_file(deck + ".summary");
   ASSERT_GE(reference.size(), 2u) << deck << ".summary";
-  for (const std::string share : {"0", "0.5"}) {
+  // Kernel chains in measured blocks at both shares, and kernel after kernel.
+  for (const auto& [share, planes] :
+       {std::pair<std::string, std::string>{"0", "auto"}, {"0.5", "auto"}, {"0.5", "0"}}) {
     const test::DriverRun run =
-        test::run_driver(MPI_COMM_WORLD, {deck + ".in", "--set", "hybrid.cpu_share=" + share, "--set", "report.json="});
+        test::run_driver(MPI_COMM_WORLD, {deck + ".in", "--set", "hybrid.cpu_share=" + share, "--set",
+                                          "chain_tiling.planes=" + planes, "--set", "report.json="});
     ASSERT_EQ(run.code, 0) << run.err;
-    if (test::world_rank() == 0) test::expect_reference_summaries(run.out, reference, GetParam() + " share " + share);
+    if (test::world_rank() == 0)
+      test::expect_reference_summaries(run.out, reference, GetParam() + " share " + share + " planes " + planes);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -65,16 +66,19 @@ struct Result {
 template <class Exec>
 using Clover = cloverleaf::CloverLeaf3d<Exec, Exec>;
 
-//! `before_step(clover, step)` may move planes between the slabs.
+//! `before_step(clover, step)` may move planes between the slabs;
+//! `chain_planes` as HybridSettings takes it (none: measured).
 template <class Exec>
 Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int steps,
-                  const std::function<void(Clover<Exec>&, int)>& before_step = {}) {
+                  const std::function<void(Clover<Exec>&, int)>& before_step = {},
+                  std::optional<int> chain_planes = std::nullopt) {
   const io::GridConfig grid = test_grid();
   const Decomposition decomposition(comm, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]), dims,
                                     grid.periodic);
   HybridSettings hybrid;
   hybrid.share.initial_planes =
       round_host_planes(decomposition.local().extent(Z), share, cloverleaf::ghost_layers);
+  hybrid.chain_planes = chain_planes;
   Clover<Exec> clover(grid, test_params(grid), decomposition, io::HaloConfig{}, hybrid);
   Result r;
   r.initial = clover.summary();
@@ -112,6 +116,28 @@ TYPED_TEST(CloverLeaf, DecomposedAndHybridRunsAreBitIdenticalToOneRank) {
       EXPECT_NEAR(r.final.internal_energy, reference.final.internal_energy,
                   1e-12 * reference.final.internal_energy);
     }
+}
+
+// The kernel chains of a step (HybridDomain::chain) in blocks of any size,
+// measured or fixed, compute what kernel after kernel computes, bit for bit,
+// on every rank grid and share. The step's chains reach up to two planes
+// along z, so blocks of one plane trail by the most.
+TYPED_TEST(CloverLeaf, ChainedKernelsAreBitIdenticalToKernelAfterKernel) {
+  const int steps = 8;
+  const Result reference = run_clover<TypeParam>(MPI_COMM_SELF, {1, 1, 1}, 0.0, steps, {}, 0);
+  const io::GridConfig grid = test_grid();
+  for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]),
+                                      ranks.dims, grid.periodic);
+    for (double share : {0.0, 0.5})
+      for (const std::optional<int> planes : {std::optional<int>(1), std::optional<int>(3), std::optional<int>()}) {
+        const Result r = run_clover<TypeParam>(MPI_COMM_WORLD, ranks.dims, share, steps, {}, planes);
+        for (std::size_t f = 0; f < r.fields.size(); ++f)
+          EXPECT_EQ(test::mismatches_over_ranks(r.fields[f], reference.fields[f], decomposition.local()), 0)
+              << ranks.name << " share " << share << " planes " << (planes ? std::to_string(*planes) : "auto")
+              << " field " << f;
+      }
+  }
 }
 
 // Planes moving between the slabs between steps (as the rebalancer moves

@@ -208,7 +208,6 @@ TEST(RankStoreDomain, ACutOutsideTheRankThrowsAndKeepsTheFields) {
   for (std::size_t c = 0; c < before.size(); ++c) ASSERT_EQ(after.data()[c], before.data()[c]) << "cell " << c;
 }
 
-using HostBlock = HybridDomain<>::HostBlock;
 
 // Values no two cells share on `box`, for round `round`.
 HostBlock values_on(const Box& box, int f, int round) {

@@ -1,0 +1,50 @@
+#pragma once
+//! \file ChainTuner.hpp
+//! The z planes per block of each kernel chain of a step
+//! (framework/KernelChain.hpp), measured where the run is. A step's chains
+//! are told apart by their order in it. Each runs every candidate (the
+//! whole slab as one block, then 16, 8, 4, 2 and 1 planes) on the run's
+//! first steps, twice, and keeps the fastest: which block keeps a chain's
+//! fields in cache depends on the caches of the processor at hand and on
+//! the chain. A block size changes no result (a chain is exact for every
+//! one), so ranks choose on their own.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+class ChainTuner {
+ public:
+  //! A block of this many planes holds any slab.
+  static constexpr int whole_slab = 1 << 24;
+
+  //! `fixed`: the deck's planes per block (0: kernel after kernel); none: measured.
+  explicit ChainTuner(std::optional<int> fixed) : fixed_(fixed) {}
+
+  //! The step's first chain comes next.
+  void begin_step() { next_ = 0; }
+
+  //! Planes per block for the step's next chain (0: kernel after kernel);
+  //! measured() follows with its seconds.
+  int planes();
+  void measured(double seconds);
+
+  //! One line for the run report: the planes each chain of the step runs with, and how they were chosen.
+  std::string summary() const;
+
+ private:
+  struct Chain {
+    std::vector<double> fastest;  //!< seconds of each candidate's fastest run so far
+    int runs = 0;
+  };
+  static const std::vector<int>& candidates();
+  int chosen(const Chain& chain) const;
+
+  std::optional<int> fixed_;
+  std::vector<Chain> chains_;
+  int next_ = 0;
+};
+
+}  // namespace strata

@@ -1,0 +1,77 @@
+#pragma once
+//! \file SlabChain.hpp
+//! A kernel chain on both slabs (framework/KernelChain.hpp): the kernels an
+//! app launches between two exchanges, recorded with the planes each
+//! reaches, then run per slab: a slab computed by host cores in blocks of
+//! z planes (the block size measured per chain: node-hybrid/ChainTuner.hpp),
+//! a GPU's slab kernel after kernel in stream order.
+
+#include "framework/Box.hpp"
+#include "framework/KernelChain.hpp"
+#include "framework/Timers.hpp"
+#include "node-hybrid/ChainTuner.hpp"
+#include "node-hybrid/HybridSlabs.hpp"
+#include "node-hybrid/ShareMeasurement.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+template <class DeviceExec, class HostExec>
+class SlabChain {
+ public:
+  SlabChain(HybridSlabs<DeviceExec, HostExec>& slabs, ShareMeasurement& measurement, std::optional<int> planes)
+      : slabs_(slabs), measurement_(measurement), tuner_(planes) {}
+
+  //! Appends the kernel `make_kernel(fields)` builds for each slab, over
+  //! `range(cells)` (a box or a few) as HybridDomain::launch takes them,
+  //! touching the planes `reach` says.
+  template <class Range, class MakeKernel>
+  void launch(const Range& range, PlaneReach reach, MakeKernel&& make_kernel) {
+    add(device_, slabs_.device(), range, reach, make_kernel);
+    add(host_, slabs_.host(), range, reach, make_kernel);
+  }
+
+  //! Swaps two fields on both slabs: the kernels appended next see them swapped.
+  void swap_fields(int a, int b) { slabs_.swap_fields(a, b); }
+
+  //! Runs what was appended: the device slab's queued (or computed, on
+  //! host cores), then the host slab's. The host may return before the GPU's.
+  void run() {
+    const int planes = tuner_.planes();
+    const double start = Timers::now();
+    device_.run(slabs_.device().exec, planes);
+    if (measurement_.timing_slabs() && !slabs_.device().empty()) {
+      strata::fence(slabs_.device().exec);
+      measurement_.add_device_seconds(Timers::now() - start);
+    }
+    const double host_start = Timers::now();
+    host_.run(slabs_.host().exec, planes);
+    if (measurement_.timing_slabs() && !slabs_.host().empty())
+      measurement_.add_host_seconds(Timers::now() - host_start);
+    tuner_.measured(Timers::now() - start);
+  }
+
+  void begin_step() { tuner_.begin_step(); }
+  std::string summary() const { return tuner_.summary(); }
+
+ private:
+  static std::vector<Box> boxes(const Box& box) { return {box}; }
+  static std::vector<Box> boxes(std::vector<Box> list) { return list; }
+
+  template <class Exec, class Range, class MakeKernel>
+  static void add(KernelChain<Exec>& chain, const Slab<Exec>& slab, const Range& range, PlaneReach reach,
+                  MakeKernel& make_kernel) {
+    if (!slab.empty()) chain.add(boxes(range(slab.owned)), reach, make_kernel(slab.fields));
+  }
+
+  HybridSlabs<DeviceExec, HostExec>& slabs_;
+  ShareMeasurement& measurement_;
+  ChainTuner tuner_;
+  KernelChain<DeviceExec> device_;
+  KernelChain<HostExec> host_;
+};
+
+}  // namespace strata
