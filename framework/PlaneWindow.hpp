@@ -46,7 +46,9 @@ class PlaneWindow {
   }
 
   //! Doubles a window of `planes` slots of an nx x ny rectangle holds.
-  KOKKOS_INLINE_FUNCTION static constexpr std::size_t size(int nx, int ny, int planes) { return std::size_t(nx) * ny * planes; }
+  KOKKOS_INLINE_FUNCTION static constexpr std::size_t size(int nx, int ny, int planes) {
+    return std::size_t(nx) * ny * planes;
+  }
 
  private:
   template <class>

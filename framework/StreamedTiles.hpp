@@ -53,7 +53,8 @@ struct StreamedTileKernel {
   static constexpr int N = Update::fields;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   using Windows = Kokkos::Array<PlaneWindow<double>, N>;
-  using Rect = typename TiledCycleKernel<Update, ExecSpace>::Rect;
+  using Tiled = TiledCycleKernel<Update, ExecSpace>;
+  using Rect = typename Tiled::Rect;
 
   Update update;
   StateIn<N> in;
@@ -95,36 +96,13 @@ struct StreamedTileKernel {
         const CellBox level = cycle.level_box(t);
         if (q < level.lo[Z] || q >= level.hi[Z]) continue;
         const Rect rect = level_rect(own, t);
-        const Update u = update;
-        if (n == 1) {
-          const StateIn<N> prev = in;
-          const StateOut<N> next = out;
-          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
-        } else if (t == 1) {
-          const StateIn<N> prev = in;
-          const Windows next = window(1);
-          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
-        } else if (t == n) {
-          const Windows prev = window(n - 1);
-          const StateOut<N> next = out;
-          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
-        } else {
-          const Windows prev = window(t - 1), next = window(t);
-          for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
-        }
+        Tiled::compute_level(update, in, out, n, t, q, window, [&](const auto& f) { for_rows(team, rect, f); });
       }
       team.team_barrier();
     }
   }
 
-  // The cells of level t in a tile's plane: its own grown by (n - t) r,
-  // within the level's box.
-  KOKKOS_INLINE_FUNCTION Rect level_rect(const Rect& own, int t) const {
-    const CellBox level = cycle.level_box(t);
-    const int grow_by = (cycle.levels - t) * cycle.reach;
-    return Rect{max_of(own.x0 - grow_by, level.lo[X]), min_of(own.x1 + grow_by, level.hi[X]),
-                max_of(own.y0 - grow_by, level.lo[Y]), min_of(own.y1 + grow_by, level.hi[Y])};
-  }
+  KOKKOS_INLINE_FUNCTION Rect level_rect(const Rect& own, int t) const { return Tiled::level_rect(cycle, own, t); }
 
   KOKKOS_INLINE_FUNCTION bool touches_wall(int axis, int side, const Rect& own) const {
     const int lo = axis == X ? own.x0 : own.y0, hi = axis == X ? own.x1 : own.y1;
@@ -185,7 +163,7 @@ struct StreamedTileKernel {
   KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
     if constexpr (runs_on_host<ExecSpace>) {
       if (team.team_size() == 1) {
-        TiledCycleKernel<Update, ExecSpace>::for_rows(team, rect, f);
+        Tiled::for_rows(team, rect, f);
         return;
       }
     }

@@ -73,9 +73,7 @@ struct TiledCycleKernel {
     for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
       for (int t = 1; t <= n; ++t) {
         const Impl::CellBox level = cycle.level_box(t);
-        const int grow_by = (n - t) * r;
-        const Rect rect{max_of(x0 - grow_by, level.lo[X]), min_of(x1 + grow_by, level.hi[X]),
-                        max_of(y0 - grow_by, level.lo[Y]), min_of(y1 + grow_by, level.hi[Y])};
+        const Rect rect = level_rect(cycle, Rect{x0, x1, y0, y1}, t);
         const int q = p - (t - 1) * r;
         if (q >= level.lo[Z] && q < level.hi[Z]) {
           compute_plane(team, t, q, rect, windows);
@@ -93,33 +91,50 @@ struct TiledCycleKernel {
     }
   }
 
-  // Level t of plane q on `rect`: from the input fields or level t-1's
-  // window, into level t's window or the output fields.
+  //! The cells of level t in a plane of the tile whose own cells are
+  //! `own`: those grown by (levels - t) reach, within the level's box.
+  KOKKOS_INLINE_FUNCTION static Rect level_rect(const TiledCycle<N>& cycle, const Rect& own, int t) {
+    const CellBox level = cycle.level_box(t);
+    const int grow_by = (cycle.levels - t) * cycle.reach;
+    return Rect{max_of(own.x0 - grow_by, level.lo[X]), min_of(own.x1 + grow_by, level.hi[X]),
+                max_of(own.y0 - grow_by, level.lo[Y]), min_of(own.y1 + grow_by, level.hi[Y])};
+  }
+
+  // Level t of plane q on `rect`.
   template <class MakeWindows>
   KOKKOS_FUNCTION void compute_plane(const Member& team, int t, int q, const Rect& rect,
                                      const MakeWindows& windows) const {
+    if (t == 1 && cycle.levels > 1) prefetch_input(rect, q + cycle.reach + 1);
+    compute_level(update, in, out, cycle.levels, t, q, windows, [&](const auto& f) { for_rows(team, rect, f); });
+    team.team_barrier();
+  }
+
+  //! Level t of n of plane q, `rows(f)` calling f(i, j) on its cells: from
+  //! the input fields or level t-1's windows, into level t's windows or the
+  //! output fields (`windows(t)`). Every tiled kernel's levels run here.
+  template <class MakeWindows, class Rows>
+  KOKKOS_FORCEINLINE_FUNCTION static void compute_level(const Update& update, const StateIn<N>& in,
+                                                        const StateOut<N>& out, int n, int t, int q,
+                                                        const MakeWindows& windows, const Rows& rows) {
     // Local copies: stores through the output pointers cannot alias them,
     // so coefficients and pointers stay in registers across the row loop.
-    const int n = cycle.levels;
     const Update u = update;
     if (n == 1) {
       const StateIn<N> prev = in;
       const StateOut<N> next = out;
-      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+      rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == 1) {
       const StateIn<N> prev = in;
       const Windows next = windows(1);
-      prefetch_input(rect, q + cycle.reach + 1);
-      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+      rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == n) {
       const Windows prev = windows(n - 1);
       const StateOut<N> next = out;
-      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+      rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else {
       const Windows prev = windows(t - 1), next = windows(t);
-      for_rows(team, rect, [=](int i, int j) { u(prev, next, i, j, q); });
+      rows([=](int i, int j) { u(prev, next, i, j, q); });
     }
-    team.team_barrier();
   }
 
   // The wall ghosts of plane q of a windowed level: x walls beside the

@@ -52,7 +52,7 @@ enum class WallFill {
   AfterHalo,   //!< the rest, once the halo has arrived
 };
 
-//! The mirror a condition makes of a cell-centred value.
+//! The mirror a condition makes of a value (ghost = offset + sign x mirrored value, at any stagger).
 inline WallMirror mirror_of(const WallCondition& c) {
   return c.kind == WallKind::Dirichlet ? WallMirror{2.0 * c.value, -1.0} : WallMirror{0.0, 1.0};
 }

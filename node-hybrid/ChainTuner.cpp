@@ -28,6 +28,7 @@ int ChainTuner::planes() {
 }
 
 void ChainTuner::measured(double seconds) {
+  ran_ = true;
   if (fixed_) return;
   Chain& chain = chains_[next_++];
   const std::size_t count = candidates().size();
@@ -43,17 +44,17 @@ std::string ChainTuner::summary() const {
     return planes == whole_slab ? std::string("slab")
                                                                                : std::to_string(planes);
   };
+  if (!ran_) return "";
   if (fixed_)
-    return *fixed_ == 0 ? "kernel chains: off (a launch per kernel)"
-                        : "kernel chains: " + planes_text(*fixed_) + " planes per block (deck)";
-  if (chains_.empty()) return "kernel chains: none run";
+    return *fixed_ == 0 ? "kernel chains: off (a launch per kernel)\n"
+                        : "kernel chains: " + planes_text(*fixed_) + " planes per block (deck)\n";
   std::string text = "kernel chains: planes per block";
   for (const Chain& chain : chains_) text += " " + planes_text(chosen(chain));
   text += " (the step's " + std::to_string(chains_.size()) + " chains; chosen from " +
           std::to_string(candidates().size()) + " candidates measured here";
   const bool done = std::all_of(chains_.begin(), chains_.end(),
                                 [](const Chain& c) { return c.runs >= rounds * int(candidates().size()); });
-  return text + (done ? ")" : ", still measuring)");
+  return text + (done ? ")\n" : ", still measuring)\n");
 }
 
 }  // namespace strata

@@ -31,7 +31,8 @@ class ChainTuner {
   int planes();
   void measured(double seconds);
 
-  //! One line for the run report: the planes each chain of the step runs with, and how they were chosen.
+  //! A line for the run report: the planes each chain of the step runs
+  //! with, and how they were chosen; empty where no chain ran.
   std::string summary() const;
 
  private:
@@ -45,6 +46,7 @@ class ChainTuner {
   std::optional<int> fixed_;
   std::vector<Chain> chains_;
   int next_ = 0;
+  bool ran_ = false;
 };
 
 }  // namespace strata

@@ -261,7 +261,7 @@ class HybridDomain {
   void report(std::ostream& out) const {
     report_halo_hiding(out, halo_seconds(), decomposition_);
     tiling_.report(out);
-    if (decomposition_.rank() == 0) out << chain_.summary() << "\n";
+    if (decomposition_.rank() == 0) out << chain_.summary();
     slabs_.report_streaming(out, cycle_steps());
     report_balance(out, measurement_,
                    {host_planes(), planes(), !slabs_.device().empty() && !slabs_.host().empty(), HostExec::name(),

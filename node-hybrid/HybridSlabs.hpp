@@ -118,7 +118,8 @@ class HybridSlabs {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
     std::vector<WallGhostBoxes> ghosts;
-    for (int f : fields) ghosts.push_back(wall_ghost_boxes(slab.fields[f], slab.walls, wall_conditions(f), part, depth));
+    for (int f : fields)
+      ghosts.push_back(wall_ghost_boxes(slab.fields[f], slab.walls, wall_conditions(f), part, depth));
     with_nearest_exec(slab, [&](const auto& exec) { fill_wall_ghosts(exec, ghosts); });
   }
 

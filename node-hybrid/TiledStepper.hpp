@@ -126,7 +126,8 @@ class TiledStepper {
     } else if (tuner_.chosen()) {
       out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.trials().size()
           << " candidates measured here (seconds per step:";
-      for (const TilingTuner::Trial& t : tuner_.trials()) out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
+      for (const TilingTuner::Trial& t : tuner_.trials())
+        out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
       out << ")\n";
     } else if (tuner_.tuning()) {
       out << "time tiling: still measuring when the run ended (" << tuner_.trials().size()
