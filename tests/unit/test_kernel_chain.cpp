@@ -50,6 +50,16 @@ struct Settle {  // b(k) from c(k - 1 .. k): overwrites what Fold and PushUp rea
   }
 };
 
+// Every value of `f`, ghosts included, a smooth function of the cell times `scale`.
+template <class Exec>
+void fill(const Field<typename Exec::memory_space>& f, double scale) {
+  const auto cells = f.cells();
+  for_each_cell("test::fill", Exec(), f.allocated(), KOKKOS_LAMBDA(int i, int j, int k) {
+    cells(i, j, k) = scale * (1.0 + 0.01 * i - 0.02 * j + 0.003 * k * k);
+  });
+  Kokkos::fence();
+}
+
 template <class Exec>
 struct Arrays {
   using Memory = typename Exec::memory_space;
@@ -57,15 +67,9 @@ struct Arrays {
   Field<Memory> a{"a", owned, 3}, b{"b", owned, 3}, c{"c", owned, 3};
 
   Arrays() {
-    int n = 0;
-    for (Field<Memory>* f : {&a, &b, &c}) {
-      const double scale = ++n;
-      const auto cells = f->cells();
-      for_each_cell("test::fill", Exec(), f->allocated(), KOKKOS_LAMBDA(int i, int j, int k) {
-        cells(i, j, k) = scale * (1.0 + 0.01 * i - 0.02 * j + 0.003 * k * k);
-      });
-    }
-    Kokkos::fence();
+    fill<Exec>(a, 1.0);
+    fill<Exec>(b, 2.0);
+    fill<Exec>(c, 3.0);
   }
 
   // Each kernel's box and its plane reach.
