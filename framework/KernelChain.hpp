@@ -70,8 +70,6 @@ class KernelChain {
     links_.push_back(std::move(link));
   }
 
-  bool empty() const { return links_.empty(); }
-
   //! Runs the chain and empties it: on host cores in blocks of `planes`
   //! planes (0: a launch per kernel, as without a chain; more than the
   //! boxes hold: kernel after kernel in one parallel region), to
@@ -119,20 +117,26 @@ class KernelChain {
                          [&](const typename Policy::member_type& team) {
                            for (int block = 0; block < blocks; ++block)
                              for (std::size_t n = 0; n < links_.size(); ++n) {
-                               const std::int64_t lo = std::int64_t(first) + std::int64_t(block) * planes - skew[n];
-                               Box in[Impl::BoxList::capacity];
-                               int count = 0;
-                               for (const Box& b : links_[n].boxes) {
-                                 Box piece = b;
-                                 piece.lo[Z] = int(std::max<std::int64_t>(b.lo[Z], lo));
-                                 piece.hi[Z] = int(std::min<std::int64_t>(b.hi[Z], lo + planes));
-                                 if (!piece.empty()) in[count++] = piece;
-                               }
-                               if (count == 0) continue;
-                               links_[n].rows(Impl::box_list(in, count), team.team_rank(), team.team_size());
-                               team.team_barrier();
+                               const std::int64_t lo = first + std::int64_t(block) * planes - skew[n];
+                               if (run_planes(n, lo, lo + planes, team.team_rank(), team.team_size()))
+                                 team.team_barrier();
                              }
                          });
+  }
+
+  // Kernel n on planes [lo, hi) of its boxes, this thread's run `run` of
+  // `runs` of their rows; whether the planes held any of its cells.
+  bool run_planes(std::size_t n, std::int64_t lo, std::int64_t hi, int run, int runs) const {
+    Box in[Impl::BoxList::capacity];
+    int count = 0;
+    for (const Box& b : links_[n].boxes) {
+      Box piece = b;
+      piece.lo[Z] = int(std::max<std::int64_t>(b.lo[Z], lo));
+      piece.hi[Z] = int(std::min<std::int64_t>(b.hi[Z], hi));
+      if (!piece.empty()) in[count++] = piece;
+    }
+    if (count > 0) links_[n].rows(Impl::box_list(in, count), run, runs);
+    return count > 0;
   }
 
   std::vector<Link> links_;
