@@ -27,22 +27,23 @@ int ChainTuner::planes() {
   return chosen(chains_[next_]);
 }
 
-void ChainTuner::measured(double seconds) {
+void ChainTuner::measured(double seconds, bool on_host_cores) {
+  Chain* chain = fixed_ ? nullptr : &chains_[next_];
+  ++next_;
+  if (!on_host_cores) return;
   ran_ = true;
-  if (fixed_) return;
-  Chain& chain = chains_[next_++];
+  if (!chain) return;
   const std::size_t count = candidates().size();
-  if (chain.runs < rounds * int(count)) {
-    double& fastest = chain.fastest[chain.runs % count];
+  if (chain->runs < rounds * int(count)) {
+    double& fastest = chain->fastest[chain->runs % count];
     fastest = std::min(fastest, seconds);
-    ++chain.runs;
+    ++chain->runs;
   }
 }
 
 std::string ChainTuner::summary() const {
   const auto planes_text = [](int planes) {
-    return planes == whole_slab ? std::string("slab")
-                                                                               : std::to_string(planes);
+    return planes == whole_slab ? std::string("slab") : std::to_string(planes);
   };
   if (!ran_) return "";
   if (fixed_)

@@ -27,12 +27,13 @@ class ChainTuner {
   void begin_step() { next_ = 0; }
 
   //! Planes per block for the step's next chain (0: kernel after kernel);
-  //! measured() follows with its seconds.
+  //! measured() follows with its seconds, and whether host cores computed
+  //! any of it (a GPU's chain is queued, and not measured).
   int planes();
-  void measured(double seconds);
+  void measured(double seconds, bool on_host_cores);
 
   //! A line for the run report: the planes each chain of the step runs
-  //! with, and how they were chosen; empty where no chain ran.
+  //! with, and how they were chosen; empty where no chain ran on host cores.
   std::string summary() const;
 
  private:

@@ -51,7 +51,8 @@ class SlabChain {
     host_.run(slabs_.host().exec, planes);
     if (measurement_.timing_slabs() && !slabs_.host().empty())
       measurement_.add_host_seconds(Timers::now() - host_start);
-    tuner_.measured(Timers::now() - start);
+    const bool on_host_cores = !slabs_.host().empty() || (runs_on_host<DeviceExec> && !slabs_.device().empty());
+    tuner_.measured(Timers::now() - start, on_host_cores);
   }
 
   void begin_step() { tuner_.begin_step(); }
