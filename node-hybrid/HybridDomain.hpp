@@ -98,21 +98,15 @@ class HybridDomain {
                                               << settings_.stepped.size());
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
-    if (tiled()) {
-      tiled_cycle(update, steps, timers);
-    } else if (!halos_.has_remote_faces() || slabs_.device_streams()) {
-      // Nothing to overlap (or a streamed device slab, which computes in
-      // cycles): one-step cycles, whose tiles mirror the walls as they
-      // write (no separate pass over the walls per step).
-      for (int s = 0; s < steps; ++s) tiled_cycle(update, 1, timers);
+    if (cycle_steps() == 1 && halos_.has_remote_faces() && !slabs_.device_streams()) {
+      // Untiled (or the search's one-step candidate) with messages to hide:
+      // sweeps that compute the interior while they are in flight.
+      for (int s = 0; s < steps; ++s) swept_step(update, timers);
     } else {
-      for (int s = 0; s < steps; ++s) {
-        sweep([&](const auto& fields) {
-          return StepKernel<Update>{update, stepped_state<Update>(settings_.stepped, fields),
-                                    stepped_next<Update>(settings_.stepped, fields)};
-        }, timers);
-        swap_stepped();
-      }
+      // A one-step cycle, where nothing is to be overlapped (or a streamed
+      // device slab, which computes in cycles), has tiles that mirror the
+      // walls as they write: no separate pass over the walls per step.
+      tiled_cycle(update, steps, timers);
     }
   }
 
@@ -278,6 +272,29 @@ class HybridDomain {
   void refresh(Group& group, WallFill part, int depth, Timers& timers) {
     halos_.refresh(group, slabs_, timers);
     slabs_.for_each([&](const auto& slab) { slabs_.fill_walls(slab, group.fields, part, depth, timers); });
+  }
+
+  // One untiled step as a sweep; while the tiling search measures it (the
+  // one-step candidate), timed for the search instead of the share.
+  template <class Update>
+  void swept_step(const Update& update, Timers& timers) {
+    const bool tuning = tiling_.tuning();
+    const double start = Timers::now();
+    walls_fresh_ = false;
+    if (!tuning) begin_step();
+    auto make_kernel = [&](const auto& fields) {
+      return StepKernel<Update>{update, stepped_state<Update>(settings_.stepped, fields),
+                                stepped_next<Update>(settings_.stepped, fields)};
+    };
+    sweeps_.sweep(make_kernel, timers);
+    wait_for_device(timers);
+    swap_stepped();
+    if (tuning) {
+      ++step_;
+      tiling_.measured(1, Timers::now() - start);
+    } else {
+      close_step(1);
+    }
   }
 
   // A tiled cycle: one exchange of the state's ghosts (steps x reach deep),

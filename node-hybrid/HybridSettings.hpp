@@ -39,21 +39,24 @@ struct HaloGroup {
   int layers = 1;
 };
 
-//! Time tiling for apps that step with HybridDomain::advance: cycles of up
-//! to `steps` steps, one exchange each, computed in tiles (framework/
-//! TiledCycle.hpp). `steps` 1 and not automatic: one overlapped sweep per
-//! step, as without tiling. Automatic: steps 1, 2, 4, ... up to `steps`
-//! are candidates. The steps and the host tiles are measured on the run's
-//! first cycles (node-hybrid/TilingTuner.hpp).
 //! How an in-core device slab on a GPU runs a tiled cycle's levels.
 enum class DeviceCycle {
   Sweeps,         //!< a sweep of the whole slab per level (framework/SweptCycle.hpp)
   StreamedTiles,  //!< thread blocks streaming tiles along z (framework/StreamedTiles.hpp)
 };
 
+//! Time tiling for apps that step with HybridDomain::advance: cycles of up
+//! to `steps` steps, one exchange each, computed in tiles (framework/
+//! TiledCycle.hpp). `steps` 1 and not automatic: one overlapped sweep per
+//! step, as without tiling. Automatic: steps 1, 2, 4, ... up to `steps`
+//! are candidates (steps 1 swept where messages are to be hidden, as
+//! untiled). The steps and the host tiles are measured on the run's first
+//! cycles (node-hybrid/TilingTuner.hpp).
 struct TimeTilingSettings {
   int steps = 1;
   bool automatic = false;
+  //! Ghost layers are a cycle deep and cycles may be tiled.
+  bool tiled() const { return steps > 1 || automatic; }
   TileShape tile{0, 0};  //!< x and y cells of a tile; 0: measured
   DeviceCycle device = DeviceCycle::Sweeps;
   //! An earlier run's measured choice (tune cache), used if every rank has the same.

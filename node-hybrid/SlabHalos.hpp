@@ -39,10 +39,16 @@ class SlabHalos {
                           settings.sweeps_per_exchange > 1 ? HaloShape::Full : HaloShape::Faces, device_messages)) {
     for (const HaloGroup& g : settings.groups)
       groups_.push_back(make_group(decomposition, settings, g.fields, g.layers, HaloShape::Full, device_messages));
+    if (settings.tiling.tiled())
+      step_.emplace(make_group(decomposition, settings, settings.exchanged, settings.reach, HaloShape::Faces,
+                               device_messages));
   }
 
-  //! The fields a sweep reads.
+  //! The fields a sweep reads, as deep as a sweep cycle (or a tiled cycle) reads them.
   Group& sweep() { return sweep_; }
+  //! The same one reach deep, for the one-step sweeps of a tiled run; the
+  //! sweep group elsewhere.
+  Group& step() { return step_ ? *step_ : sweep_; }
   //! Named group `g`.
   Group& group(int g) { return groups_.at(g); }
 
@@ -123,16 +129,19 @@ class SlabHalos {
   std::vector<Group*> all() {
     std::vector<Group*> all{&sweep_};
     for (Group& g : groups_) all.push_back(&g);
+    if (step_) all.push_back(&*step_);
     return all;
   }
   std::vector<const Group*> all() const {
     std::vector<const Group*> all{&sweep_};
     for (const Group& g : groups_) all.push_back(&g);
+    if (step_) all.push_back(&*step_);
     return all;
   }
 
   Group sweep_;
   std::vector<Group> groups_;
+  std::optional<Group> step_;  //!< a tiled run's one-step sweeps' group
 };
 
 }  // namespace strata

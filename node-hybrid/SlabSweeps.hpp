@@ -27,7 +27,15 @@ class SlabSweeps {
  public:
   SlabSweeps(const HybridSettings& settings, HybridSlabs<DeviceExec, HostExec>& slabs,
              SlabHalos<DeviceExec, HostExec>& halos, SlabKernels<DeviceExec, HostExec>& kernels)
-      : settings_(settings), slabs_(slabs), halos_(halos), kernels_(kernels) {}
+      : settings_(settings),
+        slabs_(slabs),
+        halos_(halos),
+        kernels_(kernels),
+        // A time-tiled run's ghost layers are a cycle deep for its tiles;
+        // its one-step cycles, swept, exchange and fill the walls one reach
+        // deep before every sweep, as an untiled run does.
+        per_exchange_(settings.tiling.tiled() ? 1 : settings.sweeps_per_exchange),
+        wall_depth_(settings.tiling.tiled() ? settings.reach : -1) {}
 
   //! One sweep of the kernel `make_kernel(fields)` builds for a slab, over
   //! each slab's owned cells and a deep halo's valid ghosts; the device may
@@ -35,14 +43,16 @@ class SlabSweeps {
   template <class MakeKernel>
   void sweep(MakeKernel& make_kernel, Timers& timers) {
     const int substep = substep_;
-    substep_ = (substep_ + 1) % settings_.sweeps_per_exchange;
-    const int extra = (settings_.sweeps_per_exchange - 1 - substep) * settings_.reach;
+    substep_ = (substep_ + 1) % per_exchange_;
+    const int extra = (per_exchange_ - 1 - substep) * settings_.reach;
     last_boxes_ = {grown_on(slabs_.device().owned, slabs_.device().remote, extra),
                    grown_on(slabs_.host().owned, slabs_.host().remote, extra)};
     if (substep == 0 && halos_.has_remote_faces()) {
       exchanging_sweep(make_kernel, timers);
     } else {
-      slabs_.fill_walls(settings_.exchanged, WallFill::All, timers);
+      slabs_.for_each([&](const auto& slab) {
+        slabs_.fill_walls(slab, settings_.exchanged, WallFill::All, wall_depth_, timers);
+      });
       auto timer = timers.time("interior");
       kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
     }
@@ -65,21 +75,23 @@ class SlabSweeps {
       return overlap ? interior_box(slab.owned, settings_.reach, slab.remote) : Box{};
     };
     const Box device_interior = interior(slabs_.device()), host_interior = interior(slabs_.host());
-    auto& halo = halos_.sweep();
+    auto& halo = halos_.step();
     halos_.start_messages(halo, slabs_, timers);
     if (overlap) {
-      slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
       kernels_.run_device({device_interior}, make_kernel);
     }
     halos_.start_interface(halo, slabs_, timers);
     if (overlap) {
-      slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, -1, timers);
+      slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
       kernels_.run_host({host_interior}, make_kernel, true);
     }
     halos_.finish(halo, slabs_, timers);
-    slabs_.fill_walls(settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, timers);
+    slabs_.for_each([&](const auto& slab) {
+      slabs_.fill_walls(slab, settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, wall_depth_, timers);
+    });
     auto timer = timers.time("boundary");
     kernels_.run(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
                  make_kernel, false);
@@ -89,6 +101,8 @@ class SlabSweeps {
   HybridSlabs<DeviceExec, HostExec>& slabs_;
   SlabHalos<DeviceExec, HostExec>& halos_;
   SlabKernels<DeviceExec, HostExec>& kernels_;
+  const int per_exchange_;         //!< sweeps per exchange
+  const int wall_depth_;           //!< wall ghost layers a sweep fills (-1: all)
   std::array<Box, 2> last_boxes_;  //!< cells the last sweep computed, device and host
   int substep_ = 0;                //!< sweeps since the last exchange
 };

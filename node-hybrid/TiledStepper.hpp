@@ -69,7 +69,7 @@ class TiledStepper {
     adopt_cached();
   }
 
-  bool tiled() const { return settings_.tiling.steps > 1 || settings_.tiling.automatic; }
+  bool tiled() const { return settings_.tiling.tiled(); }
   //! Steps of the coming cycle (the candidate being measured while tuning), 1 untiled.
   int cycle_steps() const { return tiled() ? tuner_.current().steps : 1; }
   bool tuning() const { return tiled() && tuner_.tuning(); }
@@ -103,11 +103,17 @@ class TiledStepper {
   }
 
   //! While tuning: a cycle of `steps` steps took `seconds` on this rank.
-  //! Collective (the slowest rank's time counts).
+  //! Collective where it ends a measurement (the slowest rank's seconds
+  //! count): ranks meet once per measurement, not once per cycle, as they
+  //! do outside the search.
   void measured(int steps, double seconds) {
-    std::array<double, 1> slowest{seconds};
+    window_[0] += steps;
+    window_[1] += seconds;
+    if (!tuner_.ends_measurement(int(window_[0]))) return;
+    std::array<double, 1> slowest{window_[1]};
     allreduce_over_ranks<Max>(slowest, decomposition_.comm());
-    tuner_.measured(steps, slowest[0]);
+    tuner_.measured(int(window_[0]), slowest[0]);
+    window_ = {0.0, 0.0};
     if (tuner_.chosen() && settings_.tiling.on_chosen)
       settings_.tiling.on_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
   }
@@ -280,6 +286,7 @@ class TiledStepper {
   const HybridSettings& settings_;
   HybridSlabs<DeviceExec, HostExec>& slabs_;
   TilingTuner tuner_;
+  std::array<double, 2> window_{0.0, 0.0};  //!< steps and seconds of the measurement under way
   std::array<TileShape, 2> tiles_{};  //!< the last cycle's tiles, device and host slab
 };
 

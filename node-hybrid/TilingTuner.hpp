@@ -46,7 +46,11 @@ class TilingTuner {
   TilingChoice current() const { return chosen_ ? *chosen_ : at(tuning() ? queue_.front() : centre_); }
   bool tuning() const { return !queue_.empty(); }
 
-  //! A cycle of `steps` steps took `seconds` on the slowest rank.
+  //! Whether cycles of `steps` steps in all since the last measured() end
+  //! the current measurement: a warm-up cycle, or the candidate's steps.
+  bool ends_measurement(int steps) const { return warmup_left_ > 0 || measured_steps_ + steps >= min_steps_; }
+
+  //! Cycles of `steps` steps in all took `seconds` on the slowest rank.
   void measured(int steps, double seconds);
 
   //! Candidates measured so far, in the order measured.
