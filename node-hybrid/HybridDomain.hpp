@@ -77,7 +77,7 @@ class HybridDomain {
   //! fields, over each slab's owned cells (and a deep halo's valid ghosts).
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
-    walls_fresh_ = false;
+    tiling_.fields_written();
     begin_step();
     sweeps_.sweep(make_kernel, timers);
     wait_for_device(timers);
@@ -137,7 +137,7 @@ class HybridDomain {
   //! kernels, packs and reductions follow it in stream order.
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
-    walls_fresh_ = false;
+    tiling_.fields_written();
     kernels_.run({range(slabs_.device().owned)}, {range(slabs_.host().owned)}, make_kernel, false);
   }
 
@@ -147,7 +147,7 @@ class HybridDomain {
   //! swaps between two exchanges.
   template <class Record>
   void chain(Record&& record) {
-    walls_fresh_ = false;
+    tiling_.fields_written();
     record(chain_);
     chain_.run();
   }
@@ -171,7 +171,7 @@ class HybridDomain {
   template <class MakeKernel>
   void pointwise(MakeKernel&& make_kernel, Timers& timers) {
     STRATA_REQUIRE(step_ > 0, "HybridDomain::pointwise: no sweep has run yet");
-    walls_fresh_ = false;
+    tiling_.fields_written();
     {
       auto timer = timers.time("pointwise");
       sweeps_.pointwise(make_kernel);
@@ -199,7 +199,7 @@ class HybridDomain {
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
   void swap_fields(int a, int b) {
-    walls_fresh_ = false;
+    tiling_.fields_written();
     slabs_.swap_fields(a, b);
   }
 
@@ -216,7 +216,7 @@ class HybridDomain {
     STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes(),
                    "host planes " << host_planes << " outside [0, " << planes() << "]");
     if (host_planes == this->host_planes()) return;
-    walls_fresh_ = false;
+    tiling_.fields_written();
     slabs_.move_cut(host_planes);
     halos_.split(slabs_);
     measurement_.cut_moved();
@@ -229,7 +229,7 @@ class HybridDomain {
 
   //! Replaces field f's values on `box` (node-hybrid/SlabBlocks.hpp).
   void scatter(int f, const Box& box, const HostBlock& values, int shared = 0) {
-    walls_fresh_ = false;
+    tiling_.fields_written();
     strata::scatter(slabs_, f, box, values, shared);
   }
   //! Replaces the rank's owned cells of field f.
@@ -280,7 +280,7 @@ class HybridDomain {
   void swept_step(const Update& update, Timers& timers) {
     const bool tuning = tiling_.tuning();
     const double start = Timers::now();
-    walls_fresh_ = false;
+    tiling_.fields_written();
     if (!tuning) begin_step();
     auto make_kernel = [&](const auto& fields) {
       return StepKernel<Update>{update, stepped_state<Update>(settings_.stepped, fields),
@@ -307,14 +307,14 @@ class HybridDomain {
     // The previous cycle's tiles mirrored the walls of what they wrote; the
     // pieces that mirror halo cells (all their layers: the tiles reach
     // steps x reach into the halo) wait for the messages.
-    refresh(halos_.sweep(), walls_fresh_ ? WallFill::AfterHalo : WallFill::All, -1, timers);
+    refresh(halos_.sweep(), tiling_.walls_to_refresh(), -1, timers);
     {
       auto timer = timers.time("tiled steps");
       tiling_.run(update, steps, measurement_.timing_slabs() && !tuning, measurement_);
     }
     wait_for_device(timers);
     swap_stepped();
-    walls_fresh_ = true;
+    tiling_.walls_mirrored();
     if (tuning) {
       step_ += steps;
       tiling_.measured(steps, Timers::now() - start);
@@ -357,10 +357,6 @@ class HybridDomain {
   SlabChain<DeviceExec, HostExec> chain_;
   SlabSweeps<DeviceExec, HostExec> sweeps_;
   int step_ = 0;
-  //! The stepped fields' wall ghosts are as the last tiled cycle left them:
-  //! filled but for the pieces that mirror halo cells. Anything else that
-  //! writes fields clears it.
-  bool walls_fresh_ = false;
 };
 
 }  // namespace strata

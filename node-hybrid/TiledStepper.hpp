@@ -22,6 +22,7 @@
 #include "framework/TiledKernel.hpp"
 #include "framework/Timers.hpp"
 #include "framework/WorkCounts.hpp"
+#include "halo/WallGhosts.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
@@ -101,6 +102,15 @@ class TiledStepper {
       if (timed) measurement.add_host_seconds(Timers::now() - t0);
     }
   }
+
+  //! The wall pieces a cycle's exchange fills: those that mirror halo cells
+  //! where the last cycle's tiles mirrored the rest as they wrote, all of
+  //! them where fields were written since.
+  WallFill walls_to_refresh() const { return walls_mirrored_ ? WallFill::AfterHalo : WallFill::All; }
+  //! A cycle's tiles mirrored the walls of the stepped fields (and they swapped).
+  void walls_mirrored() { walls_mirrored_ = true; }
+  //! Something other than a tiled cycle wrote or swapped fields.
+  void fields_written() { walls_mirrored_ = false; }
 
   //! While tuning: a cycle of `steps` steps took `seconds` on this rank.
   //! Collective where it ends a measurement (the slowest rank's seconds
@@ -287,6 +297,7 @@ class TiledStepper {
   HybridSlabs<DeviceExec, HostExec>& slabs_;
   TilingTuner tuner_;
   std::array<double, 2> window_{0.0, 0.0};  //!< steps and seconds of the measurement under way
+  bool walls_mirrored_ = false;             //!< see walls_to_refresh()
   std::array<TileShape, 2> tiles_{};  //!< the last cycle's tiles, device and host slab
 };
 
