@@ -271,7 +271,7 @@ class HybridDomain {
   // all), each slab's on its own instance: its next kernels follow them.
   void refresh(Group& group, WallFill part, int depth, Timers& timers) {
     halos_.refresh(group, slabs_, timers);
-    slabs_.for_each([&](const auto& slab) { slabs_.fill_walls(slab, group.fields, part, depth, timers); });
+    slabs_.fill_walls(group.fields, part, depth, timers);
   }
 
   // One untiled step as a sweep; while the tiling search measures it (the

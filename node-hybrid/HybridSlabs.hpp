@@ -123,10 +123,10 @@ class HybridSlabs {
     with_nearest_exec(slab, [&](const auto& exec) { fill_wall_ghosts(exec, ghosts); });
   }
 
-  //! The walls of `fields` on both slabs.
-  void fill_walls(const std::vector<int>& fields, WallFill part, Timers& timers) const {
-    fill_walls(pair_.device, fields, part, -1, timers);
-    fill_walls(pair_.host, fields, part, -1, timers);
+  //! The same on both slabs.
+  void fill_walls(const std::vector<int>& fields, WallFill part, int depth, Timers& timers) const {
+    fill_walls(pair_.device, fields, part, depth, timers);
+    fill_walls(pair_.host, fields, part, depth, timers);
   }
 
   WallConditions wall_conditions(int f) const {

@@ -50,9 +50,7 @@ class SlabSweeps {
     if (substep == 0 && halos_.has_remote_faces()) {
       exchanging_sweep(make_kernel, timers);
     } else {
-      slabs_.for_each([&](const auto& slab) {
-        slabs_.fill_walls(slab, settings_.exchanged, WallFill::All, wall_depth_, timers);
-      });
+      slabs_.fill_walls(settings_.exchanged, WallFill::All, wall_depth_, timers);
       auto timer = timers.time("interior");
       kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
     }
@@ -89,9 +87,7 @@ class SlabSweeps {
       kernels_.run_host({host_interior}, make_kernel, true);
     }
     halos_.finish(halo, slabs_, timers);
-    slabs_.for_each([&](const auto& slab) {
-      slabs_.fill_walls(slab, settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, wall_depth_, timers);
-    });
+    slabs_.fill_walls(settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, wall_depth_, timers);
     auto timer = timers.time("boundary");
     kernels_.run(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
                  make_kernel, false);
