@@ -295,6 +295,22 @@ TEST(TilingTuner, TakesASingleCandidateOrACachedChoiceWithoutMeasuring) {
   EXPECT_EQ(cached.current(), (TilingChoice{2, 16}));
 }
 
+// The stepper sums a candidate's cycles and hands them over where a
+// measurement ends (one collective per measurement): after the warm-up
+// cycle, then once the candidate's steps are in.
+TEST(TilingTuner, AMeasurementEndsAfterItsWarmUpCycleAndItsSteps) {
+  TilingTuner tuner({1, 2}, {0}, {1, 0}, 8);
+  EXPECT_TRUE(tuner.ends_measurement(1));
+  tuner.measured(1, 100.0);  // the warm-up: not counted
+  EXPECT_FALSE(tuner.ends_measurement(7));
+  EXPECT_TRUE(tuner.ends_measurement(8));
+  tuner.measured(8, 8.0);  // eight one-step cycles summed
+  ASSERT_EQ(tuner.trials().size(), 1u);
+  EXPECT_EQ(tuner.trials()[0].seconds_per_step, 1.0);
+  EXPECT_EQ(tuner.current().steps, 2);
+  EXPECT_TRUE(tuner.ends_measurement(2));  // its warm-up
+}
+
 TEST(HostTileShape, BandsOfRowsUpToTheWholeBox) {
   EXPECT_EQ(host_tile_rows(256), (std::vector<int>{8, 16, 32, 64, 128, 256}));
   EXPECT_EQ(host_tile_rows(100), (std::vector<int>{8, 16, 32, 100}));
