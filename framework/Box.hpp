@@ -59,6 +59,14 @@ constexpr Box intersect(const Box& a, const Box& b) {
   return r;
 }
 
+//! The cells of b on z planes [lo, hi); empty where it has none.
+constexpr Box planes_of(const Box& b, int lo, int hi) {
+  Box planes = b;
+  planes.lo[Z] = lo;
+  planes.hi[Z] = hi;
+  return intersect(b, planes);
+}
+
 //! The box widened by n cells on both sides of every axis (n < 0 shrinks).
 constexpr Box grow(const Box& b, int n) {
   Box r = b;

@@ -117,7 +117,7 @@ class KernelChain {
                          [&](const typename Policy::member_type& team) {
                            for (int block = 0; block < blocks; ++block)
                              for (std::size_t n = 0; n < links_.size(); ++n) {
-                               const std::int64_t lo = first + std::int64_t(block) * planes - skew[n];
+                               const int lo = first + block * planes - skew[n];
                                if (run_planes(n, lo, lo + planes, team.team_rank(), team.team_size()))
                                  team.team_barrier();
                              }
@@ -126,15 +126,11 @@ class KernelChain {
 
   // Kernel n on planes [lo, hi) of its boxes, this thread's run `run` of
   // `runs` of their rows; whether the planes held any of its cells.
-  bool run_planes(std::size_t n, std::int64_t lo, std::int64_t hi, int run, int runs) const {
+  bool run_planes(std::size_t n, int lo, int hi, int run, int runs) const {
     Box in[Impl::BoxList::capacity];
     int count = 0;
-    for (const Box& b : links_[n].boxes) {
-      Box piece = b;
-      piece.lo[Z] = int(std::max<std::int64_t>(b.lo[Z], lo));
-      piece.hi[Z] = int(std::min<std::int64_t>(b.hi[Z], hi));
-      if (!piece.empty()) in[count++] = piece;
-    }
+    for (const Box& b : links_[n].boxes)
+      if (const Box piece = planes_of(b, lo, hi); !piece.empty()) in[count++] = piece;
     if (count > 0) links_[n].rows(Impl::box_list(in, count), run, runs);
     return count > 0;
   }

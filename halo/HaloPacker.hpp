@@ -8,6 +8,7 @@
 //! space cannot reach the message memory, pieces go through a scratch buffer
 //! in the slab's memory and one contiguous copy each.
 
+#include "framework/Box.hpp"
 #include "framework/Error.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
@@ -179,10 +180,7 @@ class HaloPacker {
     std::int64_t field_start = 0;
     for (int f = 0; f < int(boxes.size()); ++f) {
       const Box& box = boxes[f];
-      Box part = box;
-      part.lo[Z] = std::max(box.lo[Z], z_lo);
-      part.hi[Z] = std::min(box.hi[Z], z_hi);
-      if (!part.empty()) {
+      if (const Box part = planes_of(box, z_lo, z_hi); !part.empty()) {
         const std::int64_t plane = std::int64_t(box.extent(X)) * box.extent(Y);
         pieces.push_back({neighbor, f, part, field_start + (part.lo[Z] - box.lo[Z]) * plane,
                           message_size, std::int64_t(scratch)});

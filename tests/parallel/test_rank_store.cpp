@@ -219,14 +219,6 @@ HostBlock values_on(const Box& box, int f, int round) {
   return b;
 }
 
-// The planes [lo, hi) of `box`.
-Box planes_of(const Box& box, int lo, int hi) {
-  Box part = box;
-  part.lo[Z] = lo;
-  part.hi[Z] = std::min(hi, box.hi[Z]);
-  return part;
-}
-
 // Files move a rank's fields in blocks of planes (io/ParallelHdf5.hpp):
 // gather and scatter of any block, below, above and across the cut, give
 // what those of the whole rank give, for a cell-centred field and a
