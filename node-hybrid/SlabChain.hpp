@@ -59,13 +59,11 @@ class SlabChain {
   std::string summary() const { return tuner_.summary(); }
 
  private:
-  static std::vector<Box> boxes(const Box& box) { return {box}; }
-  static std::vector<Box> boxes(std::vector<Box> list) { return list; }
-
+  // A range gives a box or a list of boxes; braces make either a list.
   template <class Exec, class Range, class MakeKernel>
   static void add(KernelChain<Exec>& chain, const Slab<Exec>& slab, const Range& range, PlaneReach reach,
                   MakeKernel& make_kernel) {
-    if (!slab.empty()) chain.add(boxes(range(slab.owned)), reach, make_kernel(slab.fields));
+    if (!slab.empty()) chain.add({range(slab.owned)}, reach, make_kernel(slab.fields));
   }
 
   HybridSlabs<DeviceExec, HostExec>& slabs_;
