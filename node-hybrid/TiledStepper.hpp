@@ -117,13 +117,14 @@ class TiledStepper {
   //! count): ranks meet once per measurement, not once per cycle, as they
   //! do outside the search.
   void measured(int steps, double seconds) {
-    window_[0] += steps;
-    window_[1] += seconds;
-    if (!tuner_.ends_measurement(int(window_[0]))) return;
-    std::array<double, 1> slowest{window_[1]};
+    window_steps_ += steps;
+    window_seconds_ += seconds;
+    if (!tuner_.ends_measurement(window_steps_)) return;
+    std::array<double, 1> slowest{window_seconds_};
     allreduce_over_ranks<Max>(slowest, decomposition_.comm());
-    tuner_.measured(int(window_[0]), slowest[0]);
-    window_ = {0.0, 0.0};
+    tuner_.measured(window_steps_, slowest[0]);
+    window_steps_ = 0;
+    window_seconds_ = 0.0;
     if (tuner_.chosen() && settings_.tiling.on_chosen)
       settings_.tiling.on_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
   }
@@ -296,8 +297,9 @@ class TiledStepper {
   const HybridSettings& settings_;
   HybridSlabs<DeviceExec, HostExec>& slabs_;
   TilingTuner tuner_;
-  std::array<double, 2> window_{0.0, 0.0};  //!< steps and seconds of the measurement under way
-  bool walls_mirrored_ = false;             //!< see walls_to_refresh()
+  int window_steps_ = 0;               //!< steps of the measurement under way
+  double window_seconds_ = 0.0;        //!< and their seconds on this rank
+  bool walls_mirrored_ = false;        //!< see walls_to_refresh()
   std::array<TileShape, 2> tiles_{};  //!< the last cycle's tiles, device and host slab
 };
 
