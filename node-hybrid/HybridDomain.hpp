@@ -98,16 +98,14 @@ class HybridDomain {
                                               << settings_.stepped.size());
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
-    if (cycle_steps() == 1 && halos_.has_remote_faces() && !slabs_.device_streams()) {
-      // Untiled (or the search's one-step candidate) with messages to hide:
-      // sweeps that compute the interior while they are in flight.
-      for (int s = 0; s < steps; ++s) swept_step(update, timers);
-    } else {
-      // A one-step cycle, where nothing is to be overlapped (or a streamed
-      // device slab, which computes in cycles), has tiles that mirror the
-      // walls as they write: no separate pass over the walls per step.
+    // One step (untiled, or the search's one-step candidate) with messages
+    // to hide: a sweep computing the interior while they fly. Else a tiled
+    // cycle (one step where nothing is hidden or the device slab streams),
+    // whose tiles mirror the walls as they write.
+    if (cycle_steps() == 1 && halos_.has_remote_faces() && !slabs_.device_streams())
+      swept_step(update, timers);
+    else
       tiled_cycle(update, steps, timers);
-    }
   }
 
   //! The most steps advance() takes at once: the tiled cycle's length (or
@@ -280,7 +278,6 @@ class HybridDomain {
   void swept_step(const Update& update, Timers& timers) {
     const bool tuning = tiling_.tuning();
     const double start = Timers::now();
-    tiling_.fields_written();
     if (!tuning) begin_step();
     auto make_kernel = [&](const auto& fields) {
       return StepKernel<Update>{update, stepped_state<Update>(settings_.stepped, fields),
@@ -289,12 +286,7 @@ class HybridDomain {
     sweeps_.sweep(make_kernel, timers);
     wait_for_device(timers);
     swap_stepped();
-    if (tuning) {
-      ++step_;
-      tiling_.measured(1, Timers::now() - start);
-    } else {
-      close_step(1);
-    }
+    close_cycle(1, tuning, start);
   }
 
   // A tiled cycle: one exchange of the state's ghosts (steps x reach deep),
@@ -315,12 +307,15 @@ class HybridDomain {
     wait_for_device(timers);
     swap_stepped();
     tiling_.walls_mirrored();
-    if (tuning) {
-      step_ += steps;
-      tiling_.measured(steps, Timers::now() - start);
-    } else {
-      close_step(steps);
-    }
+    close_cycle(steps, tuning, start);
+  }
+
+  // The end of a cycle of `steps` steps begun at `start`: measured for the
+  // tiling search while it tunes, else a step for the share measurement.
+  void close_cycle(int steps, bool tuning, double start) {
+    if (!tuning) return close_step(steps);
+    step_ += steps;
+    tiling_.measured(steps, Timers::now() - start);
   }
 
   void swap_stepped() {
