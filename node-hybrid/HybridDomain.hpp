@@ -24,7 +24,6 @@
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/HostBlock.hpp"
-#include "framework/ReduceOverCells.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/Timers.hpp"
 #include "framework/WorkCounts.hpp"
@@ -37,6 +36,7 @@
 #include "node-hybrid/SlabChain.hpp"
 #include "node-hybrid/SlabHalos.hpp"
 #include "node-hybrid/SlabKernels.hpp"
+#include "node-hybrid/SlabReduction.hpp"
 #include "node-hybrid/SlabSweeps.hpp"
 #include "node-hybrid/TiledStepper.hpp"
 
@@ -177,22 +177,11 @@ class HybridDomain {
     wait_for_device(timers);
   }
 
-  //! Collective: operations `Ops` (Sum, Max, Min) in one pass over the owned
-  //! cells of both slabs and all ranks, on `make_values(fields)(i, j, k)`:
-  //! a double for one operation, else a Kokkos::Array<double, N> in order.
+  //! Collective: operations `Ops` over the owned cells of both slabs and all
+  //! ranks (node-hybrid/SlabReduction.hpp).
   template <class... Ops, class MakeValues>
   auto reduce(MakeValues&& make_values) const {
-    auto result = reduction_identities<Ops...>();
-    slabs_.for_each([&](const auto& slab) {
-      slabs_.with_nearest_exec(slab, [&](const auto& exec) {
-        const auto part = reduce_over_cells<Ops...>(exec, slab.owned, make_values(slab.fields));
-        if constexpr (sizeof...(Ops) == 1) result[0] = (Ops::combine(result[0], part), ...);
-        else combine_reductions<Ops...>(result, part);
-      });
-    });
-    allreduce_over_ranks<Ops...>(result, decomposition_.comm());
-    if constexpr (sizeof...(Ops) == 1) return result[0];
-    else return result;
+    return reduce_over_slabs<Ops...>(slabs_, make_values, decomposition_.comm());
   }
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
