@@ -29,18 +29,17 @@ class Field {
 
   Field() = default;
 
-  //! Allocates (and zeroes) `owned` grown by `ghosts` layers.
-  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred())
+  //! Allocates (and zeroes, unless `zeroed` is false: the caller writes
+  //! every value) `owned` grown by `ghosts` layers.
+  Field(const std::string& name, const Box& owned, int ghosts, const Stagger& stagger = cell_centred(),
+        bool zeroed = true)
       : owned_(owned), ghosts_(ghosts), stagger_(stagger) {
     const Box a = allocated();
-    if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>) {
-      // Huge pages must be asked for before the zeroing touches the memory.
-      view_ = view_type(Kokkos::view_alloc(name, Kokkos::WithoutInitializing), a.extent(Z), a.extent(Y), a.extent(X));
+    view_ = view_type(Kokkos::view_alloc(name, Kokkos::WithoutInitializing), a.extent(Z), a.extent(Y), a.extent(X));
+    // Huge pages must be asked for before the first write touches the memory.
+    if constexpr (std::is_same_v<MemorySpace, Kokkos::HostSpace>)
       advise_huge_pages(view_.data(), view_.span() * sizeof(double));
-      Kokkos::deep_copy(view_, 0.0);
-    } else {
-      view_ = view_type(name, a.extent(Z), a.extent(Y), a.extent(X));
-    }
+    if (zeroed) Kokkos::deep_copy(view_, 0.0);
   }
 
   //! A window of host memory `backing` from element `offset`, laid out as a
@@ -57,13 +56,30 @@ class Field {
     view_ = view_type(backing.data() + offset, a.extent(Z), a.extent(Y), a.extent(X));
   }
 
+  //! A field over `owned` with `ghosts` layers in the memory of `storage`,
+  //! whose values it does not keep (a field regrown to other ghost layers
+  //! without allocating): `storage`'s allocation must hold as many values.
+  Field(const Field& storage, const Box& owned, int ghosts, const Stagger& stagger)
+      : owned_(owned), ghosts_(ghosts), stagger_(stagger),
+        allocation_(storage.allocation_.data() ? storage.allocation_ : storage.view_) {
+    STRATA_REQUIRE(!storage.is_window(), "Field: a window of a store is not reshaped");
+    const Box a = allocated();
+    STRATA_REQUIRE(std::size_t(a.num_cells()) <= capacity(),
+                   "Field: " << a.num_cells() << " values in an allocation of " << capacity());
+    view_ = view_type(allocation_.data(), a.extent(Z), a.extent(Y), a.extent(X));
+  }
+
   const Box& owned() const { return owned_; }
   //! The owned box with its ghost layers: every index a kernel may touch.
   Box allocated() const { return grow(owned_, ghosts_); }
   int ghosts() const { return ghosts_; }
+  //! Values its memory holds (more than allocated() where it was reshaped smaller).
+  std::size_t capacity() const { return allocation_.data() ? allocation_.span() : view_.span(); }
   const Stagger& stagger() const { return stagger_; }
   const view_type& view() const { return view_; }
-  std::string name() const { return is_window() ? backing_.label() : view_.label(); }
+  std::string name() const {
+    return is_window() ? backing_.label() : allocation_.data() ? allocation_.label() : view_.label();
+  }
   //! Its values are a window of host memory it shares.
   bool is_window() const { return backing_.data() != nullptr; }
 
@@ -80,6 +96,7 @@ class Field {
   Stagger stagger_ = cell_centred();
   view_type view_;  //!< over backing_ where the field is a window
   Kokkos::View<double*, PinnedHostSpace> backing_;
+  view_type allocation_;  //!< the memory view_ reshapes, where it does
 };
 
 }  // namespace strata

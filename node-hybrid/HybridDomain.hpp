@@ -61,9 +61,11 @@ class HybridDomain {
                                      double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
                                      settings.sweeps_per_exchange, ghost_layers(settings)),
                      settings.sweeps_per_exchange, settings.on_tuned),
-        halos_(decomposition, settings_, settings.device_messages && !Slabs::may_stream(decomposition, settings)),
-        slabs_(decomposition, settings_, measurement_.controller().plan().host_planes, device_exec, host_exec),
         tiling_(decomposition, settings_, slabs_),
+        halos_(decomposition, settings_, tiling_.steps_per_exchange() * settings.reach,
+               settings.device_messages && !Slabs::may_stream(decomposition, settings)),
+        slabs_(decomposition, settings_, measurement_.controller().plan().host_planes,
+               ghost_layers(settings, tiling_.steps_per_exchange()), device_exec, host_exec),
         kernels_(slabs_, halos_, measurement_, settings.device_kernel_repeats),
         chain_(slabs_, measurement_, settings.chain_planes),
         sweeps_(settings_, slabs_, halos_, kernels_) {
@@ -98,6 +100,7 @@ class HybridDomain {
                                               << settings_.stepped.size());
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
+    fit_ghosts();
     // One step (untiled, or the search's one-step candidate) with messages
     // to hide: a sweep computing the interior while they fly. Else a tiled
     // cycle (one step where nothing is hidden or the device slab streams),
@@ -111,6 +114,8 @@ class HybridDomain {
   //! The most steps advance() takes at once: the tiled cycle's length (or
   //! the candidate being measured), 1 untiled.
   int cycle_steps() const { return tiling_.cycle_steps(); }
+  //! Ghost layers the fields have now.
+  int ghosts() const { return slabs_.ghosts(); }
   bool tiled() const { return tiling_.tiled(); }
 
   //! Brackets one step of launches and exchanges (what sweep() does for
@@ -261,6 +266,16 @@ class HybridDomain {
     slabs_.fill_walls(group.fields, part, depth, timers);
   }
 
+  // Fields as deep as the coming cycle reads (TiledStepper::steps_per_exchange).
+  void fit_ghosts() {
+    const int steps = tiling_.steps_per_exchange();
+    if (ghost_layers(settings_, steps) == slabs_.ghosts()) return;
+    slabs_.regrow(ghost_layers(settings_, steps));
+    halos_.set_sweep_layers(steps * settings_.reach);
+    halos_.split(slabs_);
+    tiling_.fields_written();
+  }
+
   // One untiled step as a sweep; while the tiling search measures it (the
   // one-step candidate), timed for the search instead of the share.
   template <class Update>
@@ -333,10 +348,11 @@ class HybridDomain {
   const Decomposition& decomposition_;
   HybridSettings settings_;
   ShareMeasurement measurement_;
-  // Messages before slabs: their checks of the rank's size come first.
+  // The tiling first (it holds the choice the fields' depth follows), then
+  // messages before slabs: their checks of the rank's size come first.
+  TiledStepper<DeviceExec, HostExec> tiling_;
   SlabHalos<DeviceExec, HostExec> halos_;
   Slabs slabs_;
-  TiledStepper<DeviceExec, HostExec> tiling_;
   SlabKernels<DeviceExec, HostExec> kernels_;
   SlabChain<DeviceExec, HostExec> chain_;
   SlabSweeps<DeviceExec, HostExec> sweeps_;

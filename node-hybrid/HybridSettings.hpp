@@ -67,7 +67,7 @@ struct TimeTilingSettings {
 
 struct HybridSettings {
   std::vector<FieldSpec> fields;    //!< the fields on both slabs
-  std::vector<int> exchanged;       //!< ids whose ghosts a sweep reads: exchanged and wall-filled
+  std::vector<int> exchanged;       //!< ids whose ghosts one sweep reads: exchanged and wall-filled
   std::vector<HaloGroup> groups;    //!< halo groups for exchange()
   int reach = 1;                    //!< stencil radius r
   int sweeps_per_exchange = 1;      //!< w: ghost layers w*r, exchanged every w sweeps
@@ -96,8 +96,22 @@ struct HybridSettings {
   std::function<void(int, double)> on_tuned;
 };
 
-//! Ghost layers every field of a domain with `s` has: sweeps per exchange times
-//! the reach, or more where kernels reach further.
-inline int ghost_layers(const HybridSettings& s) { return std::max(s.min_ghosts, s.sweeps_per_exchange * s.reach); }
+//! Ghost layers the fields of a domain with `s` need for `steps` sweeps (or
+//! tiled steps) per exchange: that many times the reach, or more where
+//! kernels reach further.
+inline int ghost_layers(const HybridSettings& s, int steps) { return std::max(s.min_ghosts, steps * s.reach); }
+//! The most ghost layers the fields have: for the deck's sweeps per exchange.
+inline int ghost_layers(const HybridSettings& s) { return ghost_layers(s, s.sweeps_per_exchange); }
+
+//! Fields whose ghosts a cycle of `steps` steps reads: for more than one,
+//! the stepped states too, which the cycle's steps recompute in ghost
+//! cells (a deep halo's sweeps, a tile's levels).
+inline std::vector<int> exchanged_for(const HybridSettings& s, int steps) {
+  std::vector<int> fields = s.exchanged;
+  if (steps > 1)
+    for (const auto& pair : s.stepped)
+      if (std::find(fields.begin(), fields.end(), pair.first) == fields.end()) fields.push_back(pair.first);
+  return fields;
+}
 
 }  // namespace strata

@@ -10,6 +10,7 @@
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
+#include "framework/ForEachCell.hpp"
 #include "framework/Timers.hpp"
 #include "framework/WorkCounts.hpp"
 #include "halo/WallGhosts.hpp"
@@ -31,8 +32,9 @@ namespace strata {
 template <class DeviceExec, class HostExec>
 class HybridSlabs {
  public:
+  //! Fields with `ghosts` layers, allocated for ghost_layers(settings).
   //! `settings` must outlive the slabs (the domain's own copy).
-  HybridSlabs(const Decomposition& decomposition, const HybridSettings& settings, int host_planes,
+  HybridSlabs(const Decomposition& decomposition, const HybridSettings& settings, int host_planes, int ghosts,
               const DeviceExec& device_exec, const HostExec& host_exec)
       : decomposition_(decomposition),
         settings_(settings),
@@ -40,6 +42,7 @@ class HybridSlabs {
         store_(make_store(host_planes)),
         pair_(make_pair(host_planes, device_exec, host_exec)) {
     plan_streaming();
+    if (ghosts < ghosts_) regrow(ghosts);
   }
 
   //! True where some cut could leave a device slab over the budget: such a
@@ -95,6 +98,18 @@ class HybridSlabs {
       moved.copy_planes_from(pair_);
       pair_ = std::move(moved);
     }
+  }
+
+  //! Reallocates every field with `ghosts` layers (at most
+  //! ghost_layers(settings): the cut and the slabs' thickness were checked
+  //! for those), unless they are windows of a store, field by field, so that one field more is held at a time; every
+  //! value both allocations hold is kept.
+  void regrow(int ghosts) {
+    STRATA_REQUIRE(!store_ && ghosts >= 0 && ghosts <= ghost_layers(settings_),
+                   "HybridSlabs::regrow: " << ghosts << " ghost layers");
+    regrow(pair_.device, ghosts);
+    regrow(pair_.host, ghosts);
+    ghosts_ = ghosts;
   }
 
   //! Swaps two fields on both slabs (a step's output becomes its input).
@@ -175,6 +190,53 @@ class HybridSlabs {
            slab_field_bytes(device_owned, ghost_layers(settings), int(settings.fields.size())) >
                settings.device_memory;
   }
+
+  // A stepped pair's next state holds nothing a cycle reads: the state is
+  // copied into its memory, reshaped, and the state's memory becomes the
+  // next state's (no allocation, where both hold enough values: the slabs
+  // allocate for the deepest cycle). Other fields are allocated anew. Each
+  // copy is one pass on the slab's own space: the cells the old field
+  // holds, zeros in the layers it lacks.
+  template <class S>
+  void regrow(S& slab, int ghosts) const {
+    using F = Field<typename S::memory_space>;
+    slab.ghosts = ghosts;
+    if (slab.empty()) return;
+    const auto copy = [&](const F& from, const F& to) {
+      const Box held = from.allocated();
+      for_each_cell("strata::regrow", slab.exec, to.allocated(),
+                    CopyHeldCells{from.cells(), to.cells(), {held.lo[X], held.lo[Y], held.lo[Z]},
+                                  {held.hi[X], held.hi[Y], held.hi[Z]}});
+      strata::fence(slab.exec);
+    };
+    const auto fits = [&](const F& f) { return std::size_t(grow(f.owned(), ghosts).num_cells()) <= f.capacity(); };
+    std::vector<bool> done(slab.fields.size(), false);
+    for (const auto& [state, next] : settings_.stepped) {
+      const F& old = slab.fields[state];
+      if (!fits(old) || !fits(slab.fields[next])) continue;
+      F regrown(slab.fields[next], old.owned(), ghosts, old.stagger());
+      copy(old, regrown);
+      slab.fields[next] = F(old, old.owned(), ghosts, old.stagger());
+      slab.fields[state] = regrown;
+      done[state] = done[next] = true;
+    }
+    for (std::size_t f = 0; f < slab.fields.size(); ++f) {
+      if (done[f]) continue;
+      const F& old = slab.fields[f];
+      F regrown(old.name(), old.owned(), ghosts, old.stagger(), false);
+      copy(old, regrown);
+      slab.fields[f] = regrown;
+    }
+  }
+
+  struct CopyHeldCells {
+    CellArray<double> from, to;
+    Kokkos::Array<int, 3> lo, hi;  //!< the cells `from` holds
+    KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+      const bool held = i >= lo[X] && i < hi[X] && j >= lo[Y] && j < hi[Y] && k >= lo[Z] && k < hi[Z];
+      to(i, j, k) = held ? from(i, j, k) : 0.0;
+    }
+  };
 
   // A rank whose device slab may outgrow the budget keeps its fields in a
   // store in host memory (pinned on a GPU), cut with `host_planes` above.

@@ -261,7 +261,8 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
           blame_halo_width(deck, config, e.reason());
         }
         const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.sweeps_per_exchange <= 1);
-        const std::int64_t sweep_bytes = sweep.first * std::int64_t(domain.exchanged.size()) * 8;
+        const std::int64_t sweep_bytes =
+            sweep.first * std::int64_t(exchanged_for(domain, domain.sweeps_per_exchange).size()) * 8;
         if (sweep_bytes > survey.sweep_bytes) {
           survey.sweep_bytes = sweep_bytes;
           survey.sweep_neighbours = sweep.second;
@@ -337,7 +338,8 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
         << " available\n";
   if (!domain.exchanged.empty())
     out << "  halo per exchange: " << bytes_text(double(survey.sweep_bytes)) << " received by the busiest rank ("
-        << domain.exchanged.size() << " field(s), " << domain.sweeps_per_exchange * domain.reach << " layer(s), "
+        << exchanged_for(domain, domain.sweeps_per_exchange).size() << " field(s), "
+        << domain.sweeps_per_exchange * domain.reach << " layer(s), "
         << survey.sweep_neighbours << " neighbour(s))\n";
   if (!domain.groups.empty())
     out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(survey.group_bytes))

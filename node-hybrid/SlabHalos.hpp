@@ -33,15 +33,26 @@ class SlabHalos {
     std::optional<SlabInterface<DeviceExec, HostExec>> interface;
   };
 
-  //! Messages in device memory (GPU-aware MPI) with `device_messages`.
-  SlabHalos(const Decomposition& decomposition, const HybridSettings& settings, bool device_messages)
-      : sweep_(make_group(decomposition, settings, settings.exchanged, settings.sweeps_per_exchange * settings.reach,
-                          settings.sweeps_per_exchange > 1 ? HaloShape::Full : HaloShape::Faces, device_messages)) {
+  //! The sweep group `sweep_layers` deep; messages in device memory
+  //! (GPU-aware MPI) with `device_messages`. `settings` must outlive the
+  //! halos (the domain's own copy).
+  SlabHalos(const Decomposition& decomposition, const HybridSettings& settings, int sweep_layers,
+            bool device_messages)
+      : decomposition_(decomposition),
+        settings_(settings),
+        device_messages_(device_messages),
+        sweep_(sweep_group(sweep_layers)) {
     for (const HaloGroup& g : settings.groups)
-      groups_.push_back(make_group(decomposition, settings, g.fields, g.layers, HaloShape::Full, device_messages));
-    if (settings.tiling.tiled())
-      step_.emplace(make_group(decomposition, settings, settings.exchanged, settings.reach, HaloShape::Faces,
-                               device_messages));
+      groups_.push_back(make_group(g.fields, g.layers, HaloShape::Full));
+    if (settings.tiling.tiled()) step_.emplace(make_group(settings.exchanged, settings.reach, HaloShape::Faces));
+  }
+
+  //! Makes the sweep group `layers` deep, for fields regrown to that depth
+  //! (a tiled run's search measures each cycle length on fields as deep as
+  //! it reads); split() follows. The messages' seconds so far are kept.
+  void set_sweep_layers(int layers) {
+    retired_seconds_ = add_seconds(retired_seconds_, sweep_);
+    sweep_ = sweep_group(layers);
   }
 
   //! The fields a sweep reads, as deep as a sweep cycle (or a tiled cycle) reads them.
@@ -106,23 +117,30 @@ class SlabHalos {
   //! Seconds the rank's messages were in flight, and seconds it blocked
   //! waiting for them (the part not hidden behind compute).
   std::array<double, 2> seconds() const {
-    std::array<double, 2> seconds{0.0, 0.0};
-    for (const Group* g : all()) {
-      seconds[0] += g->exchange->communication_seconds();
-      seconds[1] += g->exchange->exposed_seconds();
-    }
+    std::array<double, 2> seconds = retired_seconds_;
+    for (const Group* g : all()) seconds = add_seconds(seconds, *g);
     return seconds;
   }
 
  private:
-  static Group make_group(const Decomposition& decomposition, const HybridSettings& settings,
-                          const std::vector<int>& fields, int width, HaloShape shape, bool device_messages) {
+  static std::array<double, 2> add_seconds(std::array<double, 2> seconds, const Group& g) {
+    return {seconds[0] + g.exchange->communication_seconds(), seconds[1] + g.exchange->exposed_seconds()};
+  }
+
+  // The fields a cycle `layers` deep reads; all sides where a sweep reads
+  // its ghosts' edges too (more than one step per exchange).
+  Group sweep_group(int layers) const {
+    const int steps = layers / settings_.reach;
+    return make_group(exchanged_for(settings_, steps), layers, steps > 1 ? HaloShape::Full : HaloShape::Faces);
+  }
+
+  Group make_group(const std::vector<int>& fields, int width, HaloShape shape) const {
     std::vector<Stagger> staggers;
-    for (int f : fields) staggers.push_back(settings.fields.at(f).stagger);
+    for (int f : fields) staggers.push_back(settings_.fields.at(f).stagger);
     Group group;
     group.fields = fields;
     group.exchange =
-        std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition, width, shape, staggers, device_messages);
+        std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition_, width, shape, staggers, device_messages_);
     return group;
   }
 
@@ -139,9 +157,13 @@ class SlabHalos {
     return all;
   }
 
+  const Decomposition& decomposition_;
+  const HybridSettings& settings_;
+  bool device_messages_;
   Group sweep_;
   std::vector<Group> groups_;
   std::optional<Group> step_;  //!< a tiled run's one-step sweeps' group
+  std::array<double, 2> retired_seconds_{0.0, 0.0};  //!< of sweep groups replaced
 };
 
 }  // namespace strata

@@ -75,6 +75,17 @@ class TiledStepper {
   int cycle_steps() const { return tiled() ? tuner_.current().steps : 1; }
   bool tuning() const { return tiled() && tuner_.tuning(); }
 
+  //! Steps the coming exchange serves: while `auto` chooses the cycle
+  //! length, the candidate's, where the fields are the slabs' own (they are
+  //! regrown to as many ghost layers as it reads: a sweep runs slower on
+  //! deeper-padded fields, so each candidate is measured, and the run goes
+  //! on, on fields of its own depth); else the deck's sweeps per exchange.
+  int steps_per_exchange() const {
+    using Slabs = HybridSlabs<DeviceExec, HostExec>;
+    const bool fitted = settings_.tiling.automatic && !Slabs::may_stream(decomposition_, settings_);
+    return fitted ? cycle_steps() : settings_.sweeps_per_exchange;
+  }
+
   //! A cycle of `steps` steps on both slabs, the device's queued first; the
   //! device may still be running on return. With `timed`, each slab's
   //! seconds go to the share measurement.

@@ -41,8 +41,8 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
-    // A deep halo recomputes the reaction in ghost cells too, which needs r there.
-    s.exchanged = s.sweeps_per_exchange > 1 ? std::vector<int>{E, R} : std::vector<int>{E};
+    // A step reads e's neighbours; r is pointwise (exchanged for deep halos: exchanged_for).
+    s.exchanged = {E};
     s.stepped = {{E, E_NEXT}, {R, R_NEXT}};
     s.wall = WallCondition{WallKind::Neumann, 0.0};
     return {s, {{"e", E}, {"r", R}}, {}, {}};

@@ -21,6 +21,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -77,6 +78,7 @@ struct DomainResult {
   std::map<int, std::array<HostBlock, 2>> at_step;  // u and v after that many steps
   std::set<int> host_planes;                        // every split a cycle ran with
   std::set<int> cycle_lengths;
+  std::set<std::pair<int, int>> depths;  // (cycle steps, ghost layers) of every cycle
 };
 
 // The run of `c` on `comm`, gathering u and v after `record` steps.
@@ -119,7 +121,9 @@ DomainResult run_domain(MPI_Comm comm, const DomainCase& c, const std::set<int>&
     if (c.kick_at > done) n = std::min(n, c.kick_at - done);
     result.host_planes.insert(domain.host_planes());
     result.cycle_lengths.insert(n);
+    const int candidate = domain.cycle_steps();
     domain.advance(Coupled<R>{}, n, timers);
+    result.depths.insert({candidate, domain.ghosts()});
     done += n;
     if (record.count(done)) result.at_step[done] = {domain.gather(U), domain.gather(V)};
   }
@@ -220,6 +224,8 @@ TEST(TiledDomain, DeeperHalosAndAutomaticCyclesEqualUntiled) {
     // rank faces), and tiled cycles follow it.
     EXPECT_TRUE(run.cycle_lengths.count(1) && run.cycle_lengths.count(2) && run.cycle_lengths.count(4))
         << "auto tried 1, 2 and 4: " << describe(c);
+    // Each candidate ran on fields as deep as its cycle reads.
+    for (const auto& [cycle, ghosts] : run.depths) EXPECT_EQ(ghosts, cycle) << describe(c);
   }
 }
 
