@@ -34,9 +34,14 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
                                                     " stencil reach " + std::to_string(App::reach));
     const io::TimeTilingConfig& asked = config.time_tiling;
     io::DeckSection tiling_section = deck.root().section("time_tiling");
-    if (asked.requested() && !App::time_tiled)
-      tiling_section.fail("steps", name + " cannot be time tiled (its step is many kernels with halo groups of "
-                                          "their own, not one update): leave time_tiling.steps at 1");
+    if (asked.requested() && !App::time_tiled) {
+      // `auto` is the default; an app of many kernels runs untiled unless the deck asks otherwise.
+      if (const auto given = tiling_section.keys(); !given.empty())
+        tiling_section.fail(given.front(), name + " cannot be time tiled (its step is many kernels with halo "
+                                                  "groups of their own, not one update): leave time_tiling out");
+      tiling_section.get("steps", 1);  // the deck as run says what runs
+      config.time_tiling = io::TimeTilingConfig{};
+    }
     if (asked.requested() && config.halo.width > 0 && config.halo.width < asked.steps * App::reach)
       deck.root().section("halo").fail(
           "width", "must hold time_tiling.steps x reach = " + std::to_string(asked.steps) + " x " +

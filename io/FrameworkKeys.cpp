@@ -154,7 +154,7 @@ const DeckKey hybrid_device_memory =
 
 const DeckKey time_tiling_steps =
     DeckKey("time_tiling.steps", K::Integer)
-        .defaults(TimeTilingConfig{}.steps)
+        .defaults_to("auto; 1 where `halo.width` is given or the app's step is many kernels")
         .in("steps")
         .at_least(1, "must be an integer from 1 (no tiling) to " + std::to_string(max_tiled_steps) + ", or auto")
         .at_most(max_tiled_steps)
@@ -167,7 +167,8 @@ const DeckKey time_tiling_steps =
                std::to_string(most_auto_tiled_steps) +
                " (up to `halo.width` when given) are candidates, searched together with the host tiles on the "
                "run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` like the CPU "
-               "share. For apps whose step is one update; an app of many kernels per step refuses it");
+               "share; the search is part of the run, each candidate on fields as deep as its cycle reads. For apps whose "
+               "step is one update; an app of many kernels per step runs untiled and refuses the section");
 const DeckKey time_tiling_tile =
     DeckKey("time_tiling.tile", K::Integers2)
         .defaults_to("measured")

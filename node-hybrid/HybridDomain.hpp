@@ -2,23 +2,17 @@
 //! \file HybridDomain.hpp
 //! A rank's box as two concurrent z-slabs: the device slab (bottom planes,
 //! device execution space) and the host slab (top planes, host execution
-//! space), each with its own fields and ghost layers. Apps see fields by id
-//! and kernels built per slab; the domain runs them on both slabs at once,
-//! exchanges halos (MPI and the slab interface), fills walls, reduces over
-//! all ranks and moves the cut for the share controller. How a step
-//! overlaps the slabs: docs/node-hybrid.md; how the parts fit:
-//! docs/architecture.md.
+//! space), each with its own fields and ghost layers. The domain is the
+//! facade of its parts (docs/architecture.md lists them) and owns the order
+//! of a step; how a step overlaps the slabs: docs/node-hybrid.md.
 //!
-//! The domain is the facade of its parts (node-hybrid/HybridSlabs.hpp,
-//! SlabHalos.hpp, SlabKernels.hpp, SlabChain.hpp, SlabSweeps.hpp,
-//! TiledStepper.hpp, SlabBlocks.hpp, ShareMeasurement.hpp) and owns the
-//! order of a step. Single-kernel apps call sweep() once per step; apps
-//! whose step is one StepUpdate (framework/StepUpdate.hpp) advance(update,
-//! steps). Apps with many kernels per step use named halo groups
-//! (exchange), kernels over a box derived from each slab's cells (launch,
-//! or chained between exchanges: chain) and pointwise kernels, bracketed by
-//! begin_step / end_step so the share can be tuned. The rank's main thread
-//! calls MPI, launches device work and drives the host slab's kernels.
+//! Single-kernel apps call sweep() once per step; apps whose step is one
+//! StepUpdate (framework/StepUpdate.hpp) advance(update, steps). Apps with
+//! many kernels per step use named halo groups (exchange), kernels over a
+//! box derived from each slab's cells (launch, or chained between
+//! exchanges: chain) and pointwise kernels, bracketed by begin_step /
+//! end_step so the share can be tuned. The rank's main thread calls MPI,
+//! launches device work and drives the host slab's kernels.
 
 #include "decomposition/Decomposition.hpp"
 #include "framework/Error.hpp"
@@ -205,8 +199,6 @@ class HybridDomain {
   //! outside the rank throws with the slabs untouched.
   void set_host_planes(int host_planes) {
     STRATA_REQUIRE(at_cycle_start(), "planes move only at the start of an exchange cycle");
-    STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes(),
-                   "host planes " << host_planes << " outside [0, " << planes() << "]");
     if (host_planes == this->host_planes()) return;
     tiling_.fields_written();
     slabs_.move_cut(host_planes);
@@ -236,12 +228,7 @@ class HybridDomain {
 
   //! This rank's figures for the JSON run report: steps per cycle, and how
   //! its device slab was streamed, where it was (the text report's figures).
-  std::vector<std::pair<std::string, double>> run_figures() const {
-    std::vector<std::pair<std::string, double>> figures{{"steps_per_cycle", cycle_steps()}};
-    const auto streaming = slabs_.stream_figures();
-    figures.insert(figures.end(), streaming.begin(), streaming.end());
-    return figures;
-  }
+  std::vector<std::pair<std::string, double>> run_figures() const { return slabs_.run_figures(cycle_steps()); }
 
   //! Collective: rank 0 prints the halo hiding and the slab balance (node-hybrid/HybridReport.hpp).
   void report(std::ostream& out) const {

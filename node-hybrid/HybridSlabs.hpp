@@ -9,6 +9,7 @@
 //! processor reaches a slab's fields fastest.
 
 #include "decomposition/Decomposition.hpp"
+#include "framework/CellArray.hpp"
 #include "framework/Error.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/Timers.hpp"
@@ -28,6 +29,20 @@
 #include <vector>
 
 namespace strata {
+
+namespace Impl {
+
+// A regrown field's value: the old field's where it holds the cell, else 0.
+struct CopyHeldCells {
+  CellArray<double> from, to;
+  Kokkos::Array<int, 3> lo, hi;  // the cells `from` holds
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    const bool held = i >= lo[X] && i < hi[X] && j >= lo[Y] && j < hi[Y] && k >= lo[Z] && k < hi[Z];
+    to(i, j, k) = held ? from(i, j, k) : 0.0;
+  }
+};
+
+}  // namespace Impl
 
 template <class DeviceExec, class HostExec>
 class HybridSlabs {
@@ -80,8 +95,12 @@ class HybridSlabs {
   }
 
   //! Moves the cut so the host slab has `host_planes` planes, carrying every
-  //! field's owned values across bit for bit.
+  //! field's owned values across bit for bit; a cut outside the rank
+  //! throws with the slabs untouched.
   void move_cut(int host_planes) {
+    const int planes = decomposition_.local().extent(Z);
+    STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes,
+                   "host planes " << host_planes << " outside [0, " << planes << "]");
     // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
     if (streamed_ && !outgrows_budget(settings_, device_box(host_planes))) streamed_->release();
     const DeviceExec device_exec = pair_.device.exec;
@@ -151,11 +170,13 @@ class HybridSlabs {
   //! Bytes of chunk buffers this rank holds (none while its device slab fits).
   std::int64_t stream_buffer_bytes() const { return streamed_ ? streamed_->buffer_bytes() : 0; }
 
-  //! How the device slab was streamed, for the JSON run report (none where it never was).
-  std::vector<std::pair<std::string, double>> stream_figures() const {
-    if (!streamed_ || streamed_->times().cycles == 0) return {};
+  //! For the JSON run report: steps per cycle, and how the device slab was
+  //! streamed, where it was.
+  std::vector<std::pair<std::string, double>> run_figures(int steps_per_cycle) const {
+    if (!streamed_ || streamed_->times().cycles == 0) return {{"steps_per_cycle", steps_per_cycle}};
     const StreamTimes& t = streamed_->times();
-    return {{"stream_budget_bytes", double(settings_.device_memory)},
+    return {{"steps_per_cycle", steps_per_cycle},
+            {"stream_budget_bytes", double(settings_.device_memory)},
             {"stream_chunk_planes", streamed_->plan().planes},
             {"stream_chunks", streamed_->plan().chunks(t.slab_planes)},
             {"stream_in_place", streamed_->in_place()},
@@ -205,7 +226,7 @@ class HybridSlabs {
     const auto copy = [&](const F& from, const F& to) {
       const Box held = from.allocated();
       for_each_cell("strata::regrow", slab.exec, to.allocated(),
-                    CopyHeldCells{from.cells(), to.cells(), {held.lo[X], held.lo[Y], held.lo[Z]},
+                    Impl::CopyHeldCells{from.cells(), to.cells(), {held.lo[X], held.lo[Y], held.lo[Z]},
                                   {held.hi[X], held.hi[Y], held.hi[Z]}});
       strata::fence(slab.exec);
     };
@@ -229,14 +250,6 @@ class HybridSlabs {
     }
   }
 
-  struct CopyHeldCells {
-    CellArray<double> from, to;
-    Kokkos::Array<int, 3> lo, hi;  //!< the cells `from` holds
-    KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-      const bool held = i >= lo[X] && i < hi[X] && j >= lo[Y] && j < hi[Y] && k >= lo[Z] && k < hi[Z];
-      to(i, j, k) = held ? from(i, j, k) : 0.0;
-    }
-  };
 
   // A rank whose device slab may outgrow the budget keeps its fields in a
   // store in host memory (pinned on a GPU), cut with `host_planes` above.

@@ -46,10 +46,11 @@ std::string line_of(const std::string& plan, const std::string& head) {
 // 30x21x10 cells over a 2x2x1 rank grid: x splits 15/15, y 11/10, so the
 // largest box is 15x11x10 (1650 cells) and the smallest 15x10x10 (1500).
 // 20 steps of a fixed dt, output every 5 steps, a checkpoint every 10.
+// Untiled: one ghost layer, as the figures below are worked out.
 const std::vector<std::string> small_case{"--set", "grid.cells=[30,21,10]", "--set", "decomposition.dims=[2,2,1]",
                                           "--set", "hybrid.cpu_share=0.3",   "--set", "time.end_time=~",
                                           "--set", "time.steps=20",          "--set", "output.write_every=5",
-                                          "--set", "checkpoint.every=10"};
+                                          "--set", "checkpoint.every=10",    "--set", "time_tiling.steps=1"};
 
 std::vector<std::string> check_args(std::vector<std::string> extra) {
   std::vector<std::string> args{"--check", data_dir + "/decks/good/small_heat.yaml", "--ranks", "4"};
@@ -203,7 +204,7 @@ TEST(RunCheck, AutoShareNeedsRoomForTheFieldsTwice) {
 TEST(RunCheck, ErrorsNameTheKey) {
   const std::string deck = data_dir + "/decks/good/small_heat.yaml";
   const DriverRun huge = run_driver({"--check", deck, "--set", "grid.cells=[100000,100000,100000]", "--set",
-                                    "time.end_time=~", "--set", "time.steps=10"});
+                                    "time.end_time=~", "--set", "time.steps=10", "--set", "time_tiling.steps=1"});
   EXPECT_EQ(huge.code, 1);
   EXPECT_EQ(huge.out, "");
   // What this machine has available moves from run to run: the figures around it are exact.

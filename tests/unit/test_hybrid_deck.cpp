@@ -21,7 +21,10 @@ io::RunConfig config_of(const std::string& extra) {
 }
 
 TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
-  EXPECT_EQ(cycle_steps(config_of(""), {40, 30, 20}, 1), 1);
+  // auto by default; untiled where the deck gives the halo width (deep-halo sweeps).
+  EXPECT_EQ(cycle_steps(config_of(""), {40, 30, 20}, 1), io::most_auto_tiled_steps);
+  EXPECT_EQ(cycle_steps(config_of("halo: {width: 2}\n"), {40, 30, 20}, 1), 1);
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 1}\n"), {40, 30, 20}, 1), 1);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 3}\n"), {40, 30, 20}, 1), 3);
   // auto tries no more steps than the smallest box holds ghost layers for...
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 20}, 1), io::most_auto_tiled_steps);
