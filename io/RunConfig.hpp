@@ -95,11 +95,11 @@ struct ChainTilingConfig {
   std::optional<int> planes;  //!< z planes per block (0: a launch per kernel); none: measured
 };
 
-//! The most steps `time_tiling.steps: auto` tries unless halo.width allows
-//! more. Every candidate runs with the deepest one's ghost layers, and 8 of
-//! them slow the 4-step cycles more than 8-step cycles gain over 4
-//! (docs/time-tiling.md, "Deck").
-constexpr int most_auto_tiled_steps = 4;
+//! The most steps `time_tiling.steps: auto` tries (fewer where halo.width
+//! or a rank's box holds fewer layers). The fields hold the deepest
+//! candidate's ghost layers throughout, each candidate running on them
+//! reshaped to its own depth (docs/time-tiling.md, "Deck").
+constexpr int most_auto_tiled_steps = 8;
 
 struct RunConfig {
   std::string deck_path;
