@@ -158,7 +158,10 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
                   int ranks_on_node) {
   const std::string fields = " for its fields (" + std::to_string(need.fields) + " arrays with " +
                              std::to_string(need.ghosts) + " ghost layers)";
-  const std::string remedy = ": use more nodes, fewer ranks per node or fewer cells";
+  // `auto` holds its deepest candidate's ghost layers: untiled needs fewer.
+  const std::string remedy =
+      std::string(": use more nodes, fewer ranks per node or fewer cells") +
+      (config.time_tiling.automatic ? " (or time_tiling.steps: 1, which needs fewer ghost layers)" : "");
   const std::string budget_text = bytes_text(double(need.device_budget));
   // The host first: a grid no node can hold is the error to name, whatever
   // the device's budget says.

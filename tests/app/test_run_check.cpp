@@ -218,6 +218,17 @@ TEST(RunCheck, ErrorsNameTheKey) {
     EXPECT_TRUE(huge.err.size() > tail.size() && huge.err.compare(huge.err.size() - tail.size(), tail.size(), tail) == 0)
         << huge.err;
   }
+  // Under the default `auto` the fields hold its deepest candidate's ghost layers: untiled needs fewer.
+  const DriverRun huge_auto = run_driver({"--check", deck, "--set", "grid.cells=[100000,100000,100000]", "--set",
+                                         "time.end_time=~", "--set", "time.steps=10"});
+  EXPECT_EQ(huge_auto.code, 1);
+  if (test::world_rank() == 0) {
+    EXPECT_NE(huge_auto.err.find("(2 arrays with 8 ghost layers)"), std::string::npos) << huge_auto.err;
+    const std::string tail = "fewer cells (or time_tiling.steps: 1, which needs fewer ghost layers)\n";
+    EXPECT_TRUE(huge_auto.err.size() > tail.size() &&
+                huge_auto.err.compare(huge_auto.err.size() - tail.size(), tail.size(), tail) == 0)
+        << huge_auto.err;
+  }
 
   const DriverRun bad_ranks = run_driver({"--check", deck, "--ranks", "0"});
   EXPECT_EQ(bad_ranks.code, 1);
