@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # heat3d time per step with and without communication/computation overlap,
-# and the hidden fraction, at several rank counts:
+# and the hidden fraction, at several rank counts (untiled: one sweep and
+# one exchange per step):
 #   bench/overlap.sh [BUILD_DIR] [CELLS] [STEPS] [RANKS...]
 set -euo pipefail
 build=${1:-build}; cells=${2:-128}; steps=${3:-200}; shift $(( $# < 3 ? $# : 3 )) || true
@@ -12,7 +13,7 @@ for np in ${ranks[*]}; do
   for overlap in true false; do
     out=$(OMP_NUM_THREADS=1 mpirun -np "$np" --oversubscribe --bind-to none "$build/apps/strata" "$deck" \
           --set "grid.cells=[$cells,$cells,$cells]" --set time.steps="$steps" \
-          --set output.report_every=0 --set halo.overlap=$overlap 2>/dev/null)
+          --set output.report_every=0 --set halo.overlap=$overlap --set time_tiling.steps=1 2>/dev/null)
     wall=$(sed -n 's/^done: .* in \([0-9.]*\) s wall.*/\1/p' <<<"$out")
     halo=$(sed -n 's/^halo: messages in flight \([0-9.]*\) s, exposed wait \([0-9.]*\) s.*: \([0-9.]*\)% hidden.*/\3% (\1 s \/ \2 s)/p' <<<"$out")
     printf "%6d %8s %14.3f %s\n" "$np" "$overlap" "$(awk -v w="$wall" -v s="$steps" 'BEGIN{print 1000*w/s}')" "$halo"

@@ -119,10 +119,10 @@ class HybridSlabs {
     }
   }
 
-  //! Reallocates every field with `ghosts` layers (at most
-  //! ghost_layers(settings): the cut and the slabs' thickness were checked
-  //! for those), unless they are windows of a store, field by field, so that one field more is held at a time; every
-  //! value both allocations hold is kept.
+  //! Gives every field `ghosts` layers (at most ghost_layers(settings): the
+  //! cut and the slabs' thickness were checked for those), keeping every
+  //! value the old and the new layout both hold; not for fields that are
+  //! windows of a store.
   void regrow(int ghosts) {
     STRATA_REQUIRE(!store_ && ghosts >= 0 && ghosts <= ghost_layers(settings_),
                    "HybridSlabs::regrow: " << ghosts << " ghost layers");
@@ -215,9 +215,9 @@ class HybridSlabs {
   // A stepped pair's next state holds nothing a cycle reads: the state is
   // copied into its memory, reshaped, and the state's memory becomes the
   // next state's (no allocation, where both hold enough values: the slabs
-  // allocate for the deepest cycle). Other fields are allocated anew. Each
-  // copy is one pass on the slab's own space: the cells the old field
-  // holds, zeros in the layers it lacks.
+  // allocate for the deepest cycle). Other fields are allocated anew, one
+  // at a time. Each copy is one pass on the slab's own space: the cells the
+  // old field holds, zeros in the layers it lacks.
   template <class S>
   void regrow(S& slab, int ghosts) const {
     using F = Field<typename S::memory_space>;
@@ -227,7 +227,7 @@ class HybridSlabs {
       const Box held = from.allocated();
       for_each_cell("strata::regrow", slab.exec, to.allocated(),
                     Impl::CopyHeldCells{from.cells(), to.cells(), {held.lo[X], held.lo[Y], held.lo[Z]},
-                                  {held.hi[X], held.hi[Y], held.hi[Z]}});
+                                        {held.hi[X], held.hi[Y], held.hi[Z]}});
       strata::fence(slab.exec);
     };
     const auto fits = [&](const F& f) { return std::size_t(grow(f.owned(), ghosts).num_cells()) <= f.capacity(); };
@@ -249,7 +249,6 @@ class HybridSlabs {
       slab.fields[f] = regrown;
     }
   }
-
 
   // A rank whose device slab may outgrow the budget keeps its fields in a
   // store in host memory (pinned on a GPU), cut with `host_planes` above.
