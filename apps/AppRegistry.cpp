@@ -18,6 +18,12 @@ namespace {
 
 using AppReader = std::function<AppReading(io::Deck&, io::RunConfig&)>;
 
+// The number of fields app `App` holds on a rank.
+template <class App>
+int fields_of(const io::RunConfig& config) {
+  return int(App::layout(config.halo, HybridSettings{}).domain.fields.size());
+}
+
 // The reader of app `App` (deck section `name`, parameters from `read`,
 // which sees the whole deck and the framework's settings).
 template <class App, class Params>
@@ -50,7 +56,8 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
     const AppBuilder build = [name, params, config, tiling_section](const Decomposition& decomposition) {
       io::TimeTilingConfig tiling = config.time_tiling;
       const Box local = decomposition.local();
-      tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach);
+      tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach,
+                                 fields_of<App>(config));
       check_tile(tiling_section, tiling, local);
       const int layers = halo_layers(config.halo, tiling.steps, App::reach);
       return std::make_unique<App>(config.grid, params, decomposition, config.halo,
@@ -81,7 +88,7 @@ struct AppEntry {
 template <class App>
 AppLayout layout_of(const io::RunConfig& config, const std::array<int, 3>& smallest) {
   HybridSettings hybrid;
-  hybrid.tiling.steps = cycle_steps(config, smallest, App::reach);
+  hybrid.tiling.steps = cycle_steps(config, smallest, App::reach, fields_of<App>(config));
   return App::layout(config.halo, hybrid);
 }
 

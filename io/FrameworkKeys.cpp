@@ -165,7 +165,8 @@ const DeckKey time_tiling_steps =
                "must hold steps x reach: leave `halo.width` at 0 (it then becomes steps x reach) or give at least "
                "that. `auto`: 1, 2, 4, ... up to " +
                std::to_string(most_auto_tiled_steps) +
-               " (no more than `halo.width` when given) are candidates, searched together with the host tiles on the "
+               " (no more than `halo.width` when given, nor than keep a rank's fields within "
+               "`hybrid.device_memory` where untiled ones fit) are candidates, searched together with the host tiles on the "
                "run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` like the CPU "
                "share; the search is part of the run, each candidate on fields as deep as its cycle reads. For apps whose "
                "step is one update; an app of many kernels per step runs untiled and refuses the section");

@@ -17,13 +17,20 @@ std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dim
   return {global.extent(X) / dims[X], global.extent(Y) / dims[Y], global.extent(Z) / dims[Z]};
 }
 
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach) {
+int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach, int fields) {
   const io::TimeTilingConfig& tiling = config.time_tiling;
   if (!tiling.requested()) return 1;
   int steps = tiling.steps;
-  // auto tries no more steps than every rank's box holds ghost layers for.
-  if (tiling.automatic && config.halo.width == 0)
-    for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
+  if (!tiling.automatic || config.halo.width > 0) return steps;
+  // auto tries no more steps than every rank's box holds ghost layers for,
+  for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
+  // nor, where the untiled fields fit the device's budget, steps whose
+  // ghost layers would not (they would send the device slab out of core).
+  const std::int64_t budget = config.hybrid.device_memory.value_or(0);
+  const Box largest = box_of_size(smallest[X] + 1, smallest[Y] + 1, smallest[Z] + 1);
+  const auto bytes = [&](int k) { return slab_field_bytes(largest, k * reach, fields); };
+  if (budget > 0 && bytes(1) <= budget)
+    while (steps > 1 && bytes(steps) > budget) steps /= 2;
   return steps;
 }
 

@@ -22,8 +22,9 @@ std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dim
 
 //! Steps per cycle of a run: 1 untiled, the deck's time_tiling.steps, or
 //! under auto the most tried, no more than the `smallest` box (per axis)
-//! holds ghost layers of stencil reach `reach` for.
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach);
+//! holds ghost layers of stencil reach `reach` for, nor (where `fields`
+//! untiled fit hybrid.device_memory) than keep them within it.
+int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach, int fields);
 
 //! Ghost layers a step's exchange fills: halo.width, or where it is 0 the
 //! cycle's `steps` times the stencil's `reach`.

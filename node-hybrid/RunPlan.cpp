@@ -361,7 +361,8 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
   volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
   volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
-  const int layers = halo_layers(config.halo, cycle_steps(config, smallest, domain.reach), domain.reach);
+  const int layers = halo_layers(
+      config.halo, cycle_steps(config, smallest, domain.reach, int(domain.fields.size())), domain.reach);
   const auto tuned = TuneCache(config.hybrid.tune_cache)
                          .lookup("share" + tune_key_suffix(config.app, largest_box, layers));
   if (tuned) {
