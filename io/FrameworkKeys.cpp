@@ -166,10 +166,11 @@ const DeckKey time_tiling_steps =
                "that. `auto`: 1, 2, 4, ... up to " +
                std::to_string(most_auto_tiled_steps) +
                " (no more than `halo.width` when given, nor than keep a rank's fields within "
-               "`hybrid.device_memory` where untiled ones fit) are candidates, searched together with the host tiles on the "
-               "run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` like the CPU "
-               "share; the search is part of the run, each candidate on fields as deep as its cycle reads. For apps whose "
-               "step is one update; an app of many kernels per step runs untiled and refuses the section");
+               "`hybrid.device_memory` where untiled ones fit) are candidates, searched together with the host "
+               "tiles on the run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` "
+               "like the CPU share; the search is part of the run, each candidate on fields as deep as its cycle "
+               "reads. For apps whose step is one update; an app of many kernels per step runs untiled and refuses "
+               "the section");
 const DeckKey time_tiling_tile =
     DeckKey("time_tiling.tile", K::Integers2)
         .defaults_to("measured")

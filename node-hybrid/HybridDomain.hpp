@@ -56,7 +56,7 @@ class HybridDomain {
                                      settings.sweeps_per_exchange, ghost_layers(settings)),
                      settings.sweeps_per_exchange, settings.on_tuned),
         tiling_(decomposition, settings_, slabs_),
-        halos_(decomposition, settings_, tiling_.steps_per_exchange() * settings.reach,
+        halos_(decomposition, settings_, tiling_.steps_per_exchange(),
                settings.device_messages && !Slabs::may_stream(decomposition, settings)),
         slabs_(decomposition, settings_, measurement_.controller().plan().host_planes,
                ghost_layers(settings, tiling_.steps_per_exchange()), device_exec, host_exec),
@@ -255,10 +255,10 @@ class HybridDomain {
 
   // Fields as deep as the coming cycle reads (TiledStepper::steps_per_exchange).
   void fit_ghosts() {
-    const int steps = tiling_.steps_per_exchange();
-    if (ghost_layers(settings_, steps) == slabs_.ghosts()) return;
-    slabs_.regrow(ghost_layers(settings_, steps));
-    halos_.set_sweep_layers(steps * settings_.reach);
+    const int steps = tiling_.steps_per_exchange(), layers = ghost_layers(settings_, steps);
+    if (layers == slabs_.ghosts()) return;
+    slabs_.regrow(layers);
+    halos_.set_sweep_steps(steps);
     halos_.split(slabs_);
     tiling_.fields_written();
   }

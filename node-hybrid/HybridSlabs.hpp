@@ -25,6 +25,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -57,7 +58,7 @@ class HybridSlabs {
         store_(make_store(host_planes)),
         pair_(make_pair(host_planes, device_exec, host_exec)) {
     plan_streaming();
-    if (ghosts < ghosts_) regrow(ghosts);
+    if (ghosts < ghosts_) reshape_fresh(ghosts);
   }
 
   //! True where some cut could leave a device slab over the budget: such a
@@ -210,6 +211,19 @@ class HybridSlabs {
     return settings.device_memory > 0 && !settings.stepped.empty() &&
            slab_field_bytes(device_owned, ghost_layers(settings), int(settings.fields.size())) >
                settings.device_memory;
+  }
+
+  // New fields hold zeros throughout their memory, the deepest layout's:
+  // reshaped to `ghosts` layers in it, they hold zeros still (no copy).
+  void reshape_fresh(int ghosts) {
+    const auto reshape = [ghosts](auto& slab) {
+      slab.ghosts = ghosts;
+      using F = std::decay_t<decltype(slab.fields.front())>;
+      for (F& field : slab.fields) field = F(field, field.owned(), ghosts, field.stagger());
+    };
+    reshape(pair_.device);
+    reshape(pair_.host);
+    ghosts_ = ghosts;
   }
 
   // A stepped pair's next state holds nothing a cycle reads: the state is

@@ -33,26 +33,27 @@ class SlabHalos {
     std::optional<SlabInterface<DeviceExec, HostExec>> interface;
   };
 
-  //! The sweep group `sweep_layers` deep; messages in device memory
-  //! (GPU-aware MPI) with `device_messages`. `settings` must outlive the
-  //! halos (the domain's own copy).
-  SlabHalos(const Decomposition& decomposition, const HybridSettings& settings, int sweep_layers,
+  //! The sweep group for `sweep_steps` steps per exchange; messages in
+  //! device memory (GPU-aware MPI) with `device_messages`. `settings` must
+  //! outlive the halos (the domain's own copy).
+  SlabHalos(const Decomposition& decomposition, const HybridSettings& settings, int sweep_steps,
             bool device_messages)
       : decomposition_(decomposition),
         settings_(settings),
         device_messages_(device_messages),
-        sweep_(sweep_group(sweep_layers)) {
+        sweep_(sweep_group(sweep_steps)) {
     for (const HaloGroup& g : settings.groups)
       groups_.push_back(make_group(g.fields, g.layers, HaloShape::Full));
     if (settings.tiling.tiled()) step_.emplace(make_group(settings.exchanged, settings.reach, HaloShape::Faces));
   }
 
-  //! Makes the sweep group `layers` deep, for fields regrown to that depth
-  //! (a tiled run's search measures each cycle length on fields as deep as
-  //! it reads); split() follows. The messages' seconds so far are kept.
-  void set_sweep_layers(int layers) {
+  //! Makes the sweep group serve `steps` steps per exchange, for fields
+  //! regrown to that depth (a tiled run's search measures each cycle length
+  //! on fields as deep as it reads); split() follows. The messages' seconds
+  //! so far are kept.
+  void set_sweep_steps(int steps) {
     retired_seconds_ = add_seconds(retired_seconds_, sweep_);
-    sweep_ = sweep_group(layers);
+    sweep_ = sweep_group(steps);
   }
 
   //! The fields a sweep reads, as deep as a sweep cycle (or a tiled cycle) reads them.
@@ -127,11 +128,11 @@ class SlabHalos {
     return {seconds[0] + g.exchange->communication_seconds(), seconds[1] + g.exchange->exposed_seconds()};
   }
 
-  // The fields a cycle `layers` deep reads; all sides where a sweep reads
-  // its ghosts' edges too (more than one step per exchange).
-  Group sweep_group(int layers) const {
-    const int steps = layers / settings_.reach;
-    return make_group(exchanged_for(settings_, steps), layers, steps > 1 ? HaloShape::Full : HaloShape::Faces);
+  // The fields a cycle of `steps` steps reads, steps x reach deep; all
+  // sides where a sweep reads its ghosts' edges too (more than one step).
+  Group sweep_group(int steps) const {
+    return make_group(exchanged_for(settings_, steps), steps * settings_.reach,
+                      steps > 1 ? HaloShape::Full : HaloShape::Faces);
   }
 
   Group make_group(const std::vector<int>& fields, int width, HaloShape shape) const {
