@@ -38,23 +38,23 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
     if (config.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
-    const io::TimeTilingConfig& asked = config.time_tiling;
+    const TimeTilingSettings& asked = config.time_tiling;
     io::DeckSection tiling_section = deck.root().section("time_tiling");
-    if (asked.requested() && !App::time_tiled) {
+    if (asked.tiled() && !App::time_tiled) {
       // `auto` is the default; an app of many kernels runs untiled unless the deck asks otherwise.
       if (const auto given = tiling_section.keys(); !given.empty())
         tiling_section.fail(given.front(), name + " cannot be time tiled (its step is many kernels with halo "
                                                   "groups of their own, not one update): leave time_tiling out");
       tiling_section.get("steps", 1);  // the deck as run says what runs
-      config.time_tiling = io::TimeTilingConfig{};
+      config.time_tiling = TimeTilingSettings{};
     }
-    if (asked.requested() && config.halo.width > 0 && config.halo.width < asked.steps * App::reach)
+    if (asked.tiled() && config.halo.width > 0 && config.halo.width < asked.steps * App::reach)
       deck.root().section("halo").fail(
           "width", "must hold time_tiling.steps x reach = " + std::to_string(asked.steps) + " x " +
                        std::to_string(App::reach) + " ghost layers for a tiled cycle, got " +
                        std::to_string(config.halo.width));
     const AppBuilder build = [name, params, config, tiling_section](const Decomposition& decomposition) {
-      io::TimeTilingConfig tiling = config.time_tiling;
+      TimeTilingSettings tiling = config.time_tiling;
       const Box local = decomposition.local();
       tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach,
                                  fields_of<App>(config));

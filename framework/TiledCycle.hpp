@@ -37,7 +37,7 @@
 #include "framework/Box.hpp"
 #include "framework/PlaneWindow.hpp"
 #include "framework/Region.hpp"
-#include "framework/TilingLimits.hpp"
+#include "framework/TimeTilingSettings.hpp"
 #include "framework/WallMirrors.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -47,9 +47,6 @@
 #include <cstdint>
 
 namespace strata {
-
-//! x and y extents of a tile's own cells.
-using TileShape = std::array<int, 2>;
 
 namespace Impl {
 

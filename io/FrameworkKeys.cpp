@@ -1,6 +1,5 @@
 #include "io/FrameworkKeys.hpp"
 
-#include "framework/TilingLimits.hpp"
 #include "io/RunConfig.hpp"
 
 #include <string>
@@ -184,7 +183,7 @@ const DeckKey time_tiling_tile =
 
 const DeckKey time_tiling_device =
     DeckKey("time_tiling.device", K::String)
-        .defaults(TimeTilingConfig{}.device)
+        .defaults(std::string(deck_word(TimeTilingSettings{}.device)))
         .or_words({"sweeps", "tiles"})
         .means("how a GPU's slab runs a tiled cycle: `sweeps`, a pass over the slab per step, or `tiles`, thread "
                "blocks streaming x-y tiles along z with every step's plane in shared memory, one pass over the "

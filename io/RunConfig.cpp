@@ -134,8 +134,8 @@ std::optional<int> integer_or_auto(DeckSection& section, const DeckKey& key) {
 // reach layers, checked per app where the reach is known) and auto's
 // candidates. Left out, the steps are auto, but 1 where halo.width is given
 // (deep-halo sweeps, as the deck asks).
-TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
-  TimeTilingConfig t;
+TimeTilingSettings read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
+  TimeTilingSettings t;
   const std::optional<int> steps = !tiling.has(keys::time_tiling_steps.name()) && halo.width > 0
                                        ? tiling.get(keys::time_tiling_steps.name(), 1)
                                        : integer_or_auto(tiling, keys::time_tiling_steps);
@@ -143,14 +143,14 @@ TimeTilingConfig read_time_tiling(DeckSection tiling, const HaloConfig& halo) {
   t.steps = steps ? *steps
                   : halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
   if (const auto tile = tiling.get_optional<std::array<int, 2>>(keys::time_tiling_tile)) t.tile = *tile;
-  if (tiling.has("tile") && !t.requested())
+  if (tiling.has("tile") && !t.tiled())
     tiling.fail("tile", "a tile shape tiles nothing untiled (time_tiling.steps 1, the default where halo.width "
                         "is given)");
-  t.device = tiling.get<std::string>(keys::time_tiling_device);
-  const auto& choices = keys::time_tiling_device.words;
-  if (std::find(choices.begin(), choices.end(), t.device) == choices.end())
-    tiling.fail("device", "expected sweeps or tiles, got '" + t.device + "'");
-  if (t.device == "tiles" && !t.requested())
+  const std::string device = tiling.get<std::string>(keys::time_tiling_device);
+  if (device != deck_word(DeviceCycle::Sweeps) && device != deck_word(DeviceCycle::StreamedTiles))
+    tiling.fail("device", "expected sweeps or tiles, got '" + device + "'");
+  t.device = device == deck_word(DeviceCycle::StreamedTiles) ? DeviceCycle::StreamedTiles : DeviceCycle::Sweeps;
+  if (t.device == DeviceCycle::StreamedTiles && !t.tiled())
     tiling.fail("device", "tiles tile nothing untiled (time_tiling.steps 1, the default where halo.width is "
                           "given)");
   return t;

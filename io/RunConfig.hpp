@@ -3,6 +3,7 @@
 //! The framework's part of a deck as a typed, validated struct. App-specific
 //! sections are read by each app from the same Deck.
 
+#include "framework/TimeTilingSettings.hpp"
 #include "io/Deck.hpp"
 
 #include <array>
@@ -80,26 +81,10 @@ struct HybridConfig {
   ShareSpec share_for(const std::string& host) const;
 };
 
-//! Time tiling (framework/TiledCycle.hpp): several steps per exchange and
-//! per pass over memory, for apps whose step is one StepUpdate.
-struct TimeTilingConfig {
-  int steps = 1;                  //!< steps per cycle (1: untiled); the most tried when automatic
-  bool automatic = false;         //!< `auto`: candidates measured on the run's first cycles
-  std::array<int, 2> tile{0, 0};  //!< x and y cells of a tile; 0 = chosen per slab
-  std::string device = "sweeps";  //!< sweeps | tiles: how a GPU's slab runs a cycle
-  bool requested() const { return steps > 1 || automatic; }
-};
-
 //! Kernel chains (framework/KernelChain.hpp) of apps with many kernels per step.
 struct ChainTilingConfig {
   std::optional<int> planes;  //!< z planes per block (0: a launch per kernel); none: measured
 };
-
-//! The most steps `time_tiling.steps: auto` tries (fewer where halo.width
-//! or a rank's box holds fewer layers). The fields hold the deepest
-//! candidate's ghost layers throughout, each candidate running on them
-//! reshaped to its own depth (docs/time-tiling.md, "Deck").
-constexpr int most_auto_tiled_steps = 8;
 
 struct RunConfig {
   std::string deck_path;
@@ -112,7 +97,7 @@ struct RunConfig {
   DecompositionConfig decomposition;
   HaloConfig halo;
   HybridConfig hybrid;
-  TimeTilingConfig time_tiling;
+  TimeTilingSettings time_tiling;
   ChainTilingConfig chain_tiling;
 };
 

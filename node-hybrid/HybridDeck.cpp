@@ -18,8 +18,8 @@ std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dim
 }
 
 int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach, int fields) {
-  const io::TimeTilingConfig& tiling = config.time_tiling;
-  if (!tiling.requested()) return 1;
+  const TimeTilingSettings& tiling = config.time_tiling;
+  if (!tiling.tiled()) return 1;
   int steps = tiling.steps;
   if (!tiling.automatic || config.halo.width > 0) return steps;
   // auto tries no more steps than every rank's box holds ghost layers for,
@@ -38,7 +38,7 @@ int halo_layers(const io::HaloConfig& halo, int steps, int reach) {
   return halo.width > 0 ? halo.width : steps * reach;
 }
 
-void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local) {
+void check_tile(io::DeckSection time_tiling, const TimeTilingSettings& tiling, const Box& local) {
   if (tiling.tile[0] > local.extent(X) || tiling.tile[1] > local.extent(Y))
     time_tiling.fail("tile", "a tile is larger than a rank's box (" + std::to_string(local.extent(X)) + "x" +
                                  std::to_string(local.extent(Y)) + " cells in x and y)");
@@ -65,7 +65,7 @@ int initial_host_planes(const io::RunConfig& config, const Box& local, int layer
 }
 
 HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int layers) {
+                               const TimeTilingSettings& tiling, const Decomposition& decomposition, int layers) {
   const Box local = decomposition.local();
   HybridSettings hybrid;
   const io::ShareSpec share = config.hybrid.share_for(host_name());
@@ -81,16 +81,15 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
     if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
   }
-  if (tiling.requested()) {
-    hybrid.tiling = {tiling.steps, tiling.automatic, tiling.tile,
-                     tiling.device == "tiles" ? DeviceCycle::StreamedTiles : DeviceCycle::Sweeps, std::nullopt, {}};
+  if (tiling.tiled()) {
+    hybrid.tiling = tiling;
     // The split changes what is fastest: a fixed share is part of the key.
     const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
                             " steps" + (tiling.automatic ? "<=" : "=") + std::to_string(tiling.steps) +
                             " tile=" + std::to_string(tiling.tile[0]) + "x" + std::to_string(tiling.tile[1]) +
-                            (tiling.device == "tiles" ? " device=tiles" : "") + machine;
-    if (const auto entry = cache.lookup(key)) hybrid.tiling.cached = TilingChoice{entry->value, entry->rows};
-    hybrid.tiling.on_chosen = [cache, key](const TilingChoice& c, double seconds) {
+                            (tiling.device == DeviceCycle::StreamedTiles ? " device=tiles" : "") + machine;
+    if (const auto entry = cache.lookup(key)) hybrid.cached_tiling = TilingChoice{entry->value, entry->rows};
+    hybrid.on_tiling_chosen = [cache, key](const TilingChoice& c, double seconds) {
       cache.store(key, TuneEntry{c.steps, seconds, c.rows});
     };
   }

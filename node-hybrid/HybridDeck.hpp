@@ -31,7 +31,7 @@ int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest,
 int halo_layers(const io::HaloConfig& halo, int steps, int reach);
 
 //! Refuses (on `time_tiling`'s tile key) a tile larger than a rank's box `local` in x or y.
-void check_tile(io::DeckSection time_tiling, const io::TimeTilingConfig& tiling, const Box& local);
+void check_tile(io::DeckSection time_tiling, const TimeTilingSettings& tiling, const Box& local);
 
 //! This node's name (rank-specific CPU shares, plans).
 std::string host_name();
@@ -52,6 +52,6 @@ int initial_host_planes(const io::RunConfig& config, const Box& local, int layer
 //! rank's key and filled in when tuning ends; a tiling auto choice is
 //! cached the same way.
 HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const io::TimeTilingConfig& tiling, const Decomposition& decomposition, int layers);
+                               const TimeTilingSettings& tiling, const Decomposition& decomposition, int layers);
 
 }  // namespace strata

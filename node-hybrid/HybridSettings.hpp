@@ -5,7 +5,7 @@
 //! sweeps per exchange, the wall conditions and where the cut between the slabs lies.
 
 #include "framework/Stagger.hpp"
-#include "framework/TiledCycle.hpp"
+#include "framework/TimeTilingSettings.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareController.hpp"
@@ -39,32 +39,6 @@ struct HaloGroup {
   int layers = 1;
 };
 
-//! How an in-core device slab on a GPU runs a tiled cycle's levels.
-enum class DeviceCycle {
-  Sweeps,         //!< a sweep of the whole slab per level (framework/SweptCycle.hpp)
-  StreamedTiles,  //!< thread blocks streaming tiles along z (framework/StreamedTiles.hpp)
-};
-
-//! Time tiling for apps that step with HybridDomain::advance: cycles of up
-//! to `steps` steps, one exchange each, computed in tiles (framework/
-//! TiledCycle.hpp). `steps` 1 and not automatic: one overlapped sweep per
-//! step, as without tiling. Automatic: steps 1, 2, 4, ... up to `steps`
-//! are candidates (steps 1 swept where messages are to be hidden, as
-//! untiled). The steps and the host tiles are measured on the run's first
-//! cycles (node-hybrid/TilingTuner.hpp).
-struct TimeTilingSettings {
-  int steps = 1;
-  bool automatic = false;
-  //! Ghost layers are a cycle deep and cycles may be tiled.
-  bool tiled() const { return steps > 1 || automatic; }
-  TileShape tile{0, 0};  //!< x and y cells of a tile; 0: measured
-  DeviceCycle device = DeviceCycle::Sweeps;
-  //! An earlier run's measured choice (tune cache), used if every rank has the same.
-  std::optional<TilingChoice> cached;
-  //! Called when the measured choice is made (with its seconds per step), e.g. to cache it.
-  std::function<void(const TilingChoice&, double)> on_chosen;
-};
-
 struct HybridSettings {
   std::vector<FieldSpec> fields;    //!< the fields on both slabs
   std::vector<int> exchanged;       //!< ids whose ghosts one sweep reads: exchanged and wall-filled
@@ -77,7 +51,11 @@ struct HybridSettings {
   //! (state, next state) field pairs of the update HybridDomain::advance
   //! steps: it reads the first, writes the second, and they swap after it.
   std::vector<std::pair<int, int>> stepped;
-  TimeTilingSettings tiling;
+  TimeTilingSettings tiling;        //!< the deck's time_tiling
+  //! An earlier run's measured tiling (tune cache), used if every rank has the same.
+  std::optional<TilingChoice> cached_tiling;
+  //! Called when the measured tiling is chosen (with its seconds per step), e.g. to cache it.
+  std::function<void(const TilingChoice&, double)> on_tiling_chosen;
   //! Z planes per block of a kernel chain on host cores (HybridDomain::chain);
   //! 0: a launch per kernel; none: measured per chain on the run's first steps.
   std::optional<int> chain_planes;

@@ -136,8 +136,8 @@ class TiledStepper {
     tuner_.measured(window_steps_, slowest[0]);
     window_steps_ = 0;
     window_seconds_ = 0.0;
-    if (tuner_.chosen() && settings_.tiling.on_chosen)
-      settings_.tiling.on_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
+    if (tuner_.chosen() && settings_.on_tiling_chosen)
+      settings_.on_tiling_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
   }
 
   //! Rank 0: the cycle length and tiles, and how they were chosen.
@@ -183,7 +183,7 @@ class TiledStepper {
   // every rank found the same one in the cache.
   void adopt_cached() {
     if (!tuning()) return;
-    const TilingChoice cached = settings_.tiling.cached.value_or(TilingChoice{0, -1});
+    const TilingChoice cached = settings_.cached_tiling.value_or(TilingChoice{0, -1});
     std::array<double, 4> agreed{double(cached.steps), double(cached.rows), double(cached.steps), double(cached.rows)};
     allreduce_over_ranks<Min, Min, Max, Max>(agreed, decomposition_.comm());
     const bool everywhere = agreed[0] == agreed[2] && agreed[1] == agreed[3];

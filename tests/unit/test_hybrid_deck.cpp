@@ -22,12 +22,12 @@ io::RunConfig config_of(const std::string& extra) {
 
 TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
   // auto by default; untiled where the deck gives the halo width (deep-halo sweeps).
-  EXPECT_EQ(cycle_steps(config_of(""), {40, 30, 20}, 1, 2), io::most_auto_tiled_steps);
+  EXPECT_EQ(cycle_steps(config_of(""), {40, 30, 20}, 1, 2), most_auto_tiled_steps);
   EXPECT_EQ(cycle_steps(config_of("halo: {width: 2}\n"), {40, 30, 20}, 1, 2), 1);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 1}\n"), {40, 30, 20}, 1, 2), 1);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 3}\n"), {40, 30, 20}, 1, 2), 3);
   // auto tries no more steps than the smallest box holds ghost layers for...
-  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 20}, 1, 2), io::most_auto_tiled_steps);
+  EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 20}, 1, 2), most_auto_tiled_steps);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 3, 20}, 1, 2), 3);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: auto}\n"), {40, 30, 5}, 2, 2), 2);
   // Two fields of 41x31x21 cells with 1 ghost layer take 522192 B, with 2
@@ -35,7 +35,7 @@ TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
   // budget the untiled fields outgrow (they stream) or none leaves it.
   EXPECT_EQ(cycle_steps(config_of("hybrid: {device_memory: 700kB}\n"), {40, 30, 20}, 1, 2), 2);
   EXPECT_EQ(cycle_steps(config_of("hybrid: {device_memory: 500kB}\n"), {40, 30, 20}, 1, 2),
-            io::most_auto_tiled_steps);
+            most_auto_tiled_steps);
   EXPECT_EQ(cycle_steps(config_of("time_tiling: {steps: 8}\nhybrid: {device_memory: 700kB}\n"), {40, 30, 20}, 1, 2),
             8);
   // ...unless the deck gives the halo width, which bounds it instead.
