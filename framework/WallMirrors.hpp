@@ -25,6 +25,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -77,9 +78,13 @@ struct ArrayWalls {
     }
     int cy, cz;
     const int mj = inside(Y, j, cy), mk = inside(Z, k, cz);
-    // Rows of x ghosts lie a row apart: each is a cache miss, so the row
-    // a few ahead is requested now.
-    __builtin_prefetch(&cells(ilo, j + 8, k), 1);
+    // Rows of x ghosts lie a row apart: each is a cache miss, so the cells
+    // a row touches (ghosts and sources, one or two cache lines) are
+    // requested a memory latency ahead.
+    constexpr int rows_ahead = 32;
+    const int first = std::min(ilo, reflect - (ihi - 1)), last = std::max(ihi - 1, reflect - ilo);
+    __builtin_prefetch(&cells(first, j + rows_ahead, k), 1);
+    __builtin_prefetch(&cells(last, j + rows_ahead, k), 1);
     const WallMirror m = mirror[X];
     for (int i = ilo; i < ihi; ++i) cells(i, j, k) = m.offset + m.sign * cells(reflect - i, mj, mk);
     for (int pass = 0; pass < cy + cz; ++pass) {
