@@ -113,10 +113,9 @@ struct StreamedTileKernel {
   // a wall (cell-centred: across the face), and the walls it crossed.
   KOKKOS_INLINE_FUNCTION int inside(int axis, int m, int& crossed) const {
     const CellBox& o = cycle.owned;
-    for (crossed = 0; (m < o.lo[axis] && cycle.walls[axis][0]) || (m >= o.hi[axis] && cycle.walls[axis][1]);
-         ++crossed)
-      m = (m < o.lo[axis] ? 2 * o.lo[axis] : 2 * o.hi[axis]) - 1 - m;
-    return m;
+    return reflect_inside(m, cycle.walls[axis][0] ? o.lo[axis] : -unbounded_coordinate,
+                          cycle.walls[axis][1] ? o.hi[axis] : unbounded_coordinate, 2 * o.lo[axis] - 1,
+                          2 * o.hi[axis] - 1, crossed);
   }
 
   // The wall ghosts of level t's plane q, computed the step before: beside
@@ -139,11 +138,8 @@ struct StreamedTileKernel {
         int cx, cy, cz;
         const int mi = inside(X, i, cx), mj = inside(Y, j, cy), mk = inside(Z, g, cz);
         for (int f = 0; f < N; ++f) {
-          double v = w[f](mi, mj, mk);
-          for (int a = 0; a < 3; ++a)
-            for (int c = 0; c < (a == X ? cx : a == Y ? cy : cz); ++c)
-              v = cycle.mirror[f][a].offset + cycle.mirror[f][a].sign * v;
-          w[f](i, j, g) = v;
+          const WallMirror* m = cycle.mirror[f];
+          w[f](i, j, g) = m[Z].across(cz, m[Y].across(cy, m[X].across(cx, w[f](mi, mj, mk))));
         }
       });
     };

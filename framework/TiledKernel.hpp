@@ -153,7 +153,7 @@ struct TiledCycleKernel {
       for_rows(team, Rect{ghost0, ghost0 + r, rect.y0, rect.y1}, [&](int i, int j) {
         for (int f = 0; f < N; ++f) {
           const WallMirror m = cycle.mirror[f][X];
-          w[f](i, j, q) = m.offset + m.sign * w[f](reflect - i, j, q);
+          w[f](i, j, q) = m(w[f](reflect - i, j, q));
         }
       });
       (side == 0 ? span.x0 : span.x1) = side == 0 ? ghost0 : ghost0 + r;
@@ -166,7 +166,7 @@ struct TiledCycleKernel {
       for_rows(team, Rect{span.x0, span.x1, ghost0, ghost0 + r}, [&](int i, int j) {
         for (int f = 0; f < N; ++f) {
           const WallMirror m = cycle.mirror[f][Y];
-          w[f](i, j, q) = m.offset + m.sign * w[f](i, reflect - j, q);
+          w[f](i, j, q) = m(w[f](i, reflect - j, q));
         }
       });
     }
@@ -187,7 +187,7 @@ struct TiledCycleKernel {
     for_rows(team, span, [&](int i, int j) {
       for (int f = 0; f < N; ++f) {
         const WallMirror m = cycle.mirror[f][Z];
-        w[f](i, j, g) = m.offset + m.sign * w[f](i, j, from);
+        w[f](i, j, g) = m(w[f](i, j, from));
       }
     });
     team.team_barrier();

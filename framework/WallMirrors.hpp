@@ -36,7 +36,25 @@ namespace strata {
 struct WallMirror {
   double offset = 0.0;
   double sign = -1.0;
+
+  //! The ghost of `value`.
+  KOKKOS_FORCEINLINE_FUNCTION double operator()(double value) const { return offset + sign * value; }
+  //! `value` mirrored across `times` walls of this condition (a corner ghost's mirror of a mirror).
+  KOKKOS_INLINE_FUNCTION double across(int times, double value) const {
+    for (int c = 0; c < times; ++c) value = (*this)(value);
+    return value;
+  }
 };
+
+//! `m` reflected back into [lo, end) across the walls it lies beyond (to
+//! reflect_low - m below, reflect_high - m above), and the walls it crossed.
+KOKKOS_INLINE_FUNCTION int reflect_inside(int m, int lo, int end, int reflect_low, int reflect_high, int& crossed) {
+  for (crossed = 0; m < lo || m >= end; ++crossed) m = (m < lo ? reflect_low : reflect_high) - m;
+  return m;
+}
+
+//! A coordinate bound where an axis side has no wall: never crossed.
+constexpr int unbounded_coordinate = 1 << 29;
 
 //! One array's walls: its cells inside them lie in [lo, end) along each
 //! axis (an axis side without a wall is unbounded: neighbours' ghosts are
@@ -49,14 +67,11 @@ struct ArrayWalls {
 
   //! `m` reflected inside along `axis`, and the walls it crossed.
   KOKKOS_INLINE_FUNCTION int inside(int axis, int m, int& crossed) const {
-    for (crossed = 0; m < lo[axis] || m >= end[axis]; ++crossed)
-      m = (m < lo[axis] ? reflect_low[axis] : reflect_high[axis]) - m;
-    return m;
+    return reflect_inside(m, lo[axis], end[axis], reflect_low[axis], reflect_high[axis], crossed);
   }
 
   KOKKOS_INLINE_FUNCTION double across(int axis, int crossed, double value) const {
-    for (int c = 0; c < crossed; ++c) value = mirror[axis].offset + mirror[axis].sign * value;
-    return value;
+    return mirror[axis].across(crossed, value);
   }
 
   //! The ghost (i, j, k) from its mirror.
@@ -86,10 +101,10 @@ struct ArrayWalls {
     __builtin_prefetch(&cells(first, j + rows_ahead, k), 1);
     __builtin_prefetch(&cells(last, j + rows_ahead, k), 1);
     const WallMirror m = mirror[X];
-    for (int i = ilo; i < ihi; ++i) cells(i, j, k) = m.offset + m.sign * cells(reflect - i, mj, mk);
+    for (int i = ilo; i < ihi; ++i) cells(i, j, k) = m(cells(reflect - i, mj, mk));
     for (int pass = 0; pass < cy + cz; ++pass) {
       const WallMirror n = mirror[pass < cy ? Y : Z];
-      for (int i = ilo; i < ihi; ++i) cells(i, j, k) = n.offset + n.sign * cells(i, j, k);
+      for (int i = ilo; i < ihi; ++i) cells(i, j, k) = n(cells(i, j, k));
     }
   }
 
@@ -105,7 +120,7 @@ struct ArrayWalls {
       const WallMirror m = mirror[pass < cy ? Y : Z];
       const double* from = pass == 0 ? &cells(ilo, mj, mk) : to;
 #pragma omp simd
-      for (int i = 0; i < n; ++i) to[i] = m.offset + m.sign * from[i];
+      for (int i = 0; i < n; ++i) to[i] = m(from[i]);
     }
   }
 };
@@ -116,11 +131,10 @@ struct ArrayWalls {
 inline ArrayWalls array_walls(const CellArray<double>& cells, const Box& valid, const FaceMask& is_wall,
                               const std::array<int, 3>& reflect_low, const std::array<int, 3>& reflect_high,
                               const std::array<WallMirror, 3>& mirror) {
-  constexpr int unbounded = 1 << 29;
   ArrayWalls w{cells, {}, {}, {}, {}, {}};
   for (int a = 0; a < 3; ++a) {
-    w.lo[a] = is_wall[a][0] ? valid.lo[a] : -unbounded;
-    w.end[a] = is_wall[a][1] ? valid.hi[a] : unbounded;
+    w.lo[a] = is_wall[a][0] ? valid.lo[a] : -unbounded_coordinate;
+    w.end[a] = is_wall[a][1] ? valid.hi[a] : unbounded_coordinate;
     w.reflect_low[a] = reflect_low[a];
     w.reflect_high[a] = reflect_high[a];
     w.mirror[a] = mirror[a];
