@@ -66,7 +66,7 @@ int main(int argc, char* argv[]) {
         Timers timers;
         const double dt = 0.5 * tuned->stable_dt();
         for (int s = 0; s < 80; ++s) tuned->advance(0.0, dt, timers);
-        share[k == 1 ? 0 : 1] = tuned->host_share();
+        share[k == 1 ? 0 : 1] = tuned->figures().host_share;
       }
       std::printf("%-8s %10.3f %10.3f %10.2f %12.3f %12.3f\n", app.c_str(), 1e3 * t, gcells,
                   gcells * (app == "heat3d" ? heat_flops : cardiac_flops), share[0], share[1]);

@@ -60,6 +60,18 @@ inline std::string describe_non_finite(const std::string& name, const std::array
          std::to_string(first / nx % ny) + ", " + std::to_string(first / (nx * ny)) + ")";
 }
 
+//! How a rank ran: its split between the slabs, its halo messages, and
+//! further figures by name.
+struct RankFigures {
+  double host_share = 0.0;  //!< fraction of the rank's planes on the host slab (saved with checkpoints)
+  //! Seconds the rank's halo messages were in flight, and seconds of it spent
+  //! blocked waiting (the part not hidden behind compute).
+  std::array<double, 2> halo_seconds{0.0, 0.0};
+  //! Steps per cycle, a streamed device slab's chunks and transfers...: the
+  //! JSON run report's "hybrid" section holds rank 0's.
+  std::vector<std::pair<std::string, double>> named;
+};
+
 class Simulation {
  public:
   virtual ~Simulation() = default;
@@ -113,10 +125,6 @@ class Simulation {
   //! Vectors among field_names(): a name and its x, y and z components, which
   //! outputs describe as one field (node velocities, say); none by default.
   virtual std::map<std::string, std::array<std::string, 3>> field_vectors() const { return {}; }
-  //! This rank's owned cells of a field, copied to the host.
-  virtual HostBlock gather(const std::string& name) const = 0;
-  //! Replaces this rank's owned cells of a field (restart).
-  virtual void scatter(const std::string& name, const HostBlock& values) = 0;
 
   //! Everything a restart needs, so that it continues bit for bit: the
   //! checkpoint holds these fields and scalars, and nothing else of the app.
@@ -141,15 +149,8 @@ class Simulation {
   //! Restores what state() returned, every name present with its type.
   virtual void restore_state(const AppState& /*state*/) {}
 
-  //! Fraction of this rank's planes on the host slab (saved with checkpoints).
-  virtual double host_share() const = 0;
-  //! This rank's halo messages: seconds in flight, and seconds of it spent
-  //! blocked waiting (the part not hidden behind compute).
-  virtual std::array<double, 2> halo_seconds() const = 0;
-  //! This rank's figures of how its steps ran (steps per cycle, a streamed
-  //! device slab's chunks and transfers), named: the JSON run report's
-  //! "hybrid" section holds rank 0's.
-  virtual std::vector<std::pair<std::string, double>> run_figures() const { return {}; }
+  //! How this rank ran so far, for the run report and checkpoints.
+  virtual RankFigures figures() const = 0;
 };
 
 }  // namespace strata

@@ -145,7 +145,7 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
     std::visit([&, name = name](auto v) { file.attribute(state_prefix + name, v); }, value);
   file.attribute(metadata_checksum,
                  as_attribute(metadata_checksum_of(config.app, clock, config, state, deck_text)));
-  file.per_rank("host_share", sim.host_share());
+  file.per_rank("host_share", sim.figures().host_share);
   file.attribute("format", std::string(format_name));
   file.attribute("format_version", format_version);
   file.attribute("strata_version", std::string(STRATA_VERSION));

@@ -97,9 +97,10 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                        const std::map<std::string, TimerStats>& phases) {
   // Per-rank load: every rank's share and total phase time, gathered to rank 0.
   const MPI_Comm comm = d.comm();
-  double mine[2] = {sim.host_share(), 0.0};
+  const RankFigures figures = sim.figures();
+  double mine[2] = {figures.host_share, 0.0};
   for (const auto& [name, s] : phases) mine[1] += r.timers.seconds(name);
-  std::array<double, 2> halo = sim.halo_seconds();
+  std::array<double, 2> halo = figures.halo_seconds;
   STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, halo.data(), 2, MPI_DOUBLE, MPI_MAX, comm));
   std::vector<double> all(2 * d.size());
   STRATA_MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, comm));
@@ -147,7 +148,7 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
                     {"exposed_seconds_max", halo[1]},
                     {"hidden_fraction", halo[0] > 0 ? 1.0 - std::min(1.0, halo[1] / halo[0]) : 1.0}};
   report["hybrid"] = {{"host_share_rank0", all[0]}};
-  for (const auto& [name, value] : sim.run_figures()) report["hybrid"][name] = value;
+  for (const auto& [name, value] : figures.named) report["hybrid"][name] = value;
   report["load_balance"] = {{"max_over_mean", total_mean > 0 ? total_max / total_mean : 1.0}};
   report["run"] = {{"steps", r.steps_run},
                    {"last_step", r.steps},

@@ -51,20 +51,12 @@ class HybridSimulation : public Simulation {
     domain_.scatter(id, box, values, staggers_.at(id)[Z]);
   }
 
-  HostBlock gather(const std::string& name) const override { return domain_.gather(field_id(name)); }
-
-  void scatter(const std::string& name, const HostBlock& values) override {
-    domain_.scatter(field_id(name), values);
-  }
-
   int max_cycle_steps() const override { return domain_.cycle_steps(); }
 
-  double host_share() const override {
-    return domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0;
+  RankFigures figures() const override {
+    return {domain_.planes() ? double(domain_.host_planes()) / domain_.planes() : 0.0, domain_.halo_seconds(),
+            domain_.run_figures()};
   }
-
-  std::array<double, 2> halo_seconds() const override { return domain_.halo_seconds(); }
-  std::vector<std::pair<std::string, double>> run_figures() const override { return domain_.run_figures(); }
 
   HybridDomain<DeviceExec, HostExec>& domain() { return domain_; }
   const HybridDomain<DeviceExec, HostExec>& domain() const { return domain_; }

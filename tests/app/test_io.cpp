@@ -59,7 +59,7 @@ TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
     output.write(heat, 5, 0.25);
 
     const HostBlock all = read_all(MPI_COMM_WORLD, output.h5_path(5), "u", grid.cells);
-    const HostBlock mine = heat.gather("u");
+    const HostBlock mine = heat.save_field("u", decomposition.local());
     const Box local = decomposition.local();
     for (int k = local.lo[Z]; k < local.hi[Z]; ++k)
       for (int j = local.lo[Y]; j < local.hi[Y]; ++j)

@@ -39,7 +39,7 @@ TYPED_TEST(NewApp, JacobiMatchesASerialLoop) {
         test::Jacobi<TypeParam, TypeParam> jacobi(decomposition, hybrid);
         Timers timers;
         for (int s = 0; s < steps; ++s) jacobi.advance(s, 1.0, timers);
-        EXPECT_EQ(test::mismatches_over_ranks(jacobi.gather("u"), reference, decomposition.local()), 0)
+        EXPECT_EQ(test::mismatches_over_ranks(jacobi.save_field("u", decomposition.local()), reference, decomposition.local()), 0)
             << ranks.name << " depth " << depth << " share " << share;
         const auto stats = jacobi.statistics();
         EXPECT_EQ(stats[0], min);

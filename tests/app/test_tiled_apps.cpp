@@ -95,7 +95,7 @@ AppResult run_app(App& app, const Decomposition& decomposition, int steps, doubl
   std::ostringstream out;
   const TimeLoopResult loop = run_time_loop(app, settings, decomposition.comm(), out);
   EXPECT_EQ(loop.outcome, RunOutcome::Completed) << loop.stop_reason;
-  for (const std::string& name : names) result.fields.push_back(app.gather(name));
+  for (const std::string& name : names) result.fields.push_back(app.save_field(name, decomposition.local()));
   return result;
 }
 
@@ -105,7 +105,7 @@ AppResult run_heat(MPI_Comm comm, const AppCase& c) {
   const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
   heat3d::Heat3d<> heat(app_grid(c), heat3d::HeatParams{0.8}, decomposition, io::HaloConfig{},
                         app_hybrid(c, decomposition));
-  heat.scatter("u", test::coupled_initial_block(decomposition.local(), 0));  // no symmetry about any wall
+  heat.load_field("u", decomposition.local(), test::coupled_initial_block(decomposition.local(), 0));  // no symmetry about any wall
   return run_app(heat, decomposition, heat_steps, 0.9 * heat.stable_dt(), {"u"});
 }
 

@@ -25,9 +25,9 @@ const io::GridConfig small_grid() {
 void plant(Simulation& sim, const Decomposition& decomposition, const std::string& name, int i, int j, int k,
            double value) {
   const Box& box = decomposition.local();
-  HostBlock block = sim.gather(name);
+  HostBlock block = sim.save_field(name, box);
   if (box.contains(i, j, k)) block(k - box.lo[Z], j - box.lo[Y], i - box.lo[X]) = value;
-  sim.scatter(name, block);
+  sim.load_field(name, box, block);
 }
 
 TimeLoopResult run(Simulation& sim, int steps, int report_every) {
