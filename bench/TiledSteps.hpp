@@ -217,7 +217,7 @@ std::uint64_t tiled_checksum(WalledState<Update>& s, const Update& update, const
 template <class Update>
 TilingTuner measure_tilings(WalledState<Update>& state, const Update& update) {
   TilingTuner tuner({tiled_depths.begin(), tiled_depths.end()},
-                    host_tile_rows(state.owned().extent(Y)), {2, first_host_tile_rows});
+                    host_tile_rows(state.owned().extent(Y)), {first_tiled_steps, first_host_tile_rows});
   while (tuner.tuning()) {
     const TilingChoice c = tuner.current();
     const TiledCycle<Update::fields> cycle = state.cycle(c.steps, host_tile(state.owned(), c.rows, Update::reach));
@@ -295,8 +295,8 @@ struct TiledVariants {
     for (std::size_t v = 0; v + 1 < cycles.size(); ++v)
       row("tiled " + name(cycles[v]), seconds[v], exact[v] ? "yes" : "NO");
     row("tiled auto: " + name(cycles.back()), seconds[cycles.size() - 1], exact.back() ? "yes" : "NO");
-    std::printf("        auto: chosen from %zu candidates measured here (Gcell/s, in the order measured): %s\n",
-                search.trials().size(), search_text(search, owned, Update::reach).c_str());
+    std::printf("        auto: chosen from %d candidates measured here (Gcell/s, in the order measured): %s\n",
+                search.candidates(), search_text(search, owned, Update::reach).c_str());
   }
 };
 

@@ -66,7 +66,7 @@ class TiledStepper {
         slabs_(slabs),
         tuner_(settings.tiling.automatic ? TilingTuner::powers_of_two_up_to(settings.tiling.steps)
                                          : std::vector<int>{settings.tiling.steps},
-               tile_rows(), {2, first_host_tile_rows}) {
+               tile_rows(), {first_tiled_steps, first_host_tile_rows}) {
     adopt_cached();
   }
 
@@ -152,13 +152,13 @@ class TiledStepper {
       out << "time tiling: " << choice_text(*tuner_.chosen())
           << " from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
     } else if (tuner_.chosen()) {
-      out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.trials().size()
+      out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.candidates()
           << " candidates measured here (seconds per step:";
       for (const TilingTuner::Trial& t : tuner_.trials())
         out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
       out << ")\n";
     } else if (tuner_.tuning()) {
-      out << "time tiling: still measuring when the run ended (" << tuner_.trials().size()
+      out << "time tiling: still measuring when the run ended (" << tuner_.candidates()
           << " candidate(s) done)\n";
     }
   }

@@ -38,6 +38,10 @@ std::vector<TilingTuner::Point> TilingTuner::neighbours(const Point& p) const {
   if (p.first > 0) around.push_back({p.first - 1, p.second});
   if (p.second + 1 < int(rows_.size())) around.push_back({p.first, p.second + 1});
   if (p.second > 0) around.push_back({p.first, p.second - 1});
+  // Twice the steps with twice the rows keep the redundant rows' share,
+  // (steps - 1) / rows: where a longer cycle pays only with taller tiles,
+  // neither move alone finds it.
+  if (p.first + 1 < int(steps_.size()) && p.second + 1 < int(rows_.size())) around.push_back({p.first + 1, p.second + 1});
   return around;
 }
 
@@ -51,8 +55,9 @@ void TilingTuner::measured(int steps, double seconds) {
   measured_steps_ += steps;
   if (measured_steps_ < min_steps_) return;
   const Point done = queue_.front();
-  seconds_[done] = measured_seconds_ / measured_steps_;
-  trials_.push_back({at(done), seconds_[done]});
+  const double per_step = measured_seconds_ / measured_steps_;
+  seconds_[done] = seconds_.count(done) ? std::min(seconds_.at(done), per_step) : per_step;
+  trials_.push_back({at(done), per_step});
   warmup_left_ = 1;
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
@@ -71,6 +76,10 @@ void TilingTuner::search_on() {
       if (!seconds_.count(p)) queue_.push_back(p);
     if (!queue_.empty()) return;
     if (!moved) {
+      for (const Point& p : neighbours(centre_))
+        if (seconds_.at(p) <= close_call * seconds_.at(centre_) && measured_again_.insert(p).second)
+          queue_.push_back(p);
+      if (!queue_.empty()) return;
       chosen_ = at(centre_);
       chosen_seconds_ = seconds_.at(centre_);
       return;

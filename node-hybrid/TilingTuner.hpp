@@ -6,17 +6,26 @@
 //! then whole cycles of at least a few steps (tiling is exact, so trying
 //! costs no accuracy); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
-//! half the rows) and stops where none is faster. Which shape wins depends
-//! on the caches and bandwidth of the processor at hand, which no model of
-//! one cache level predicts. Every rank must cycle alike, so the seconds it
-//! is given are the slowest rank's.
+//! half the rows, twice both) and stops where none is faster. Before it stops, it
+//! measures once more each neighbour that came within `close_call` of the
+//! fastest: a cycle slowed by something else on the machine (timing noise
+//! only ever slows) would otherwise end the search short of a better
+//! shape; a candidate keeps its fastest measurement. Which shape wins
+//! depends on the caches and bandwidth of the processor at hand, which no
+//! model of one cache level predicts. Every rank must cycle alike, so the
+//! seconds it is given are the slowest rank's.
 
 #include <map>
+#include <set>
 #include <optional>
 #include <utility>
 #include <vector>
 
 namespace strata {
+
+//! Where the search starts along the steps: the middle of 1, 2, 4, 8, near
+//! most processors' choice (a box that holds fewer starts at the most it holds).
+inline constexpr int first_tiled_steps = 4;
 
 //! Steps per tiled cycle and rows per host tile (0: no rows to choose: no
 //! host tiles, or the deck gives the tile).
@@ -53,8 +62,13 @@ class TilingTuner {
   //! Cycles of `steps` steps in all took `seconds` on the slowest rank.
   void measured(int steps, double seconds);
 
-  //! Candidates measured so far, in the order measured.
+  //! A neighbour this much slower than the fastest, or less, is measured again before the choice.
+  static constexpr double close_call = 1.2;
+
+  //! Measurements so far, in the order made (a close call's twice).
   const std::vector<Trial>& trials() const { return trials_; }
+  //! Candidates measured so far.
+  int candidates() const { return int(seconds_.size()); }
   //! The choice, once the search has made it, and its measured seconds per step.
   const std::optional<TilingChoice>& chosen() const { return chosen_; }
   double chosen_seconds_per_step() const { return chosen_seconds_; }
@@ -77,7 +91,8 @@ class TilingTuner {
   int min_steps_;
   Point centre_;
   std::vector<Point> queue_;  // front: being measured
-  std::map<Point, double> seconds_;
+  std::map<Point, double> seconds_;  // the fastest measurement of each
+  std::set<Point> measured_again_;
   std::vector<Trial> trials_;
   std::optional<TilingChoice> chosen_;
   double chosen_seconds_ = 0.0;

@@ -283,6 +283,34 @@ TEST(TilingTuner, ClimbsToTheFastestStepsAndRowsTogether) {
   for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_GE(t.seconds_per_step, tuner.chosen_seconds_per_step());
 }
 
+// One slowed cycle must not end the search: a neighbour that came within
+// close_call of the fastest is measured again before the choice, and keeps
+// its faster measurement; one further off is not.
+TEST(TilingTuner, MeasuresCloseCallsAgainBeforeChoosing) {
+  TilingTuner tuner(TilingTuner::powers_of_two_up_to(8), {0}, {2, 0}, 8);
+  const std::map<int, double> seconds_per_step{{1, 4.0}, {2, 1.5}, {4, 1.0}, {8, 0.9}};
+  std::map<int, int> measurements;
+  std::vector<int> order;
+  while (tuner.tuning()) {
+    const int k = tuner.current().steps;
+    tuner.measured(k, 100.0 * k);  // the warm-up cycle
+    const double slowed = measurements[k]++ == 0 && k == 8 ? 1.15 : 1.0;  // k=8's first cycle slowed
+    tuner.measured(8, slowed * seconds_per_step.at(k) * 8);
+    order.push_back(k);
+  }
+  // 2, its neighbours 4 and 1, then 4's neighbour 8 (slowed: 1.035 against
+  // 1.0), measured again (0.9) before the choice, which moves the search to
+  // 8, whose close neighbour 4 (1.0 against 0.9) is measured again too; 2
+  // (1.5x 4's) never is.
+  EXPECT_EQ(order, (std::vector<int>{2, 4, 1, 8, 8, 4}));
+  ASSERT_TRUE(tuner.chosen());
+  EXPECT_EQ(tuner.chosen()->steps, 8);
+  EXPECT_EQ(tuner.chosen_seconds_per_step(), 0.9);
+  EXPECT_EQ(tuner.candidates(), 4);
+  ASSERT_EQ(tuner.trials().size(), 6u);
+  EXPECT_NEAR(tuner.trials()[3].seconds_per_step, 1.035, 1e-12);
+}
+
 TEST(TilingTuner, TakesASingleCandidateOrACachedChoiceWithoutMeasuring) {
   TilingTuner fixed({4}, {0}, {2, 0});
   EXPECT_FALSE(fixed.tuning());
