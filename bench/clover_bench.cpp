@@ -66,7 +66,7 @@ int main(int argc, char* argv[]) {
     // The deck's run from its initial state; its phases into `timers`.
     const auto run = [&](std::optional<int> chain_planes, Timers& timers) {
       HybridSettings hybrid;
-      hybrid.chain_planes = chain_planes;
+      hybrid.chain_tiling.planes = chain_planes;
       cloverleaf::CloverLeaf3d<Exec, Exec> clover(config.grid, params, d, config.halo, hybrid);
       double time = 0.0;
       MPI_Barrier(MPI_COMM_WORLD);

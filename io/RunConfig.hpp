@@ -3,6 +3,7 @@
 //! The framework's part of a deck as a typed, validated struct. App-specific
 //! sections are read by each app from the same Deck.
 
+#include "framework/ChainTilingSettings.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "io/Deck.hpp"
 
@@ -81,11 +82,6 @@ struct HybridConfig {
   ShareSpec share_for(const std::string& host) const;
 };
 
-//! Kernel chains (framework/KernelChain.hpp) of apps with many kernels per step.
-struct ChainTilingConfig {
-  std::optional<int> planes;  //!< z planes per block (0: a launch per kernel); none: measured
-};
-
 struct RunConfig {
   std::string deck_path;
   std::string app;
@@ -98,7 +94,7 @@ struct RunConfig {
   HaloConfig halo;
   HybridConfig hybrid;
   TimeTilingSettings time_tiling;
-  ChainTilingConfig chain_tiling;
+  ChainTilingSettings chain_tiling;
 };
 
 //! The default tune cache directory (see node-hybrid/TuneCache.hpp).

@@ -73,7 +73,7 @@ HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& conf
   hybrid.share.rebalance_every = config.hybrid.rebalance_every;
   hybrid.share.initial_planes = initial_host_planes(config, local, layers);
   hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
-  hybrid.chain_planes = config.chain_tiling.planes;
+  hybrid.chain_tiling = config.chain_tiling;
   const std::string machine = tune_key_suffix(app, local, layers);
   const TuneCache cache(config.hybrid.tune_cache);
   if (share.automatic) {

@@ -4,6 +4,7 @@
 //! which of them a sweep reads, its halo groups, the stencil's reach and
 //! sweeps per exchange, the wall conditions and where the cut between the slabs lies.
 
+#include "framework/ChainTilingSettings.hpp"
 #include "framework/Stagger.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "halo/WallGhosts.hpp"
@@ -56,9 +57,7 @@ struct HybridSettings {
   std::optional<TilingChoice> cached_tiling;
   //! Called when the measured tiling is chosen (with its seconds per step), e.g. to cache it.
   std::function<void(const TilingChoice&, double)> on_tiling_chosen;
-  //! Z planes per block of a kernel chain on host cores (HybridDomain::chain);
-  //! 0: a launch per kernel; none: measured per chain on the run's first steps.
-  std::optional<int> chain_planes;
+  ChainTilingSettings chain_tiling;  //!< the deck's chain_tiling (HybridDomain::chain)
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   bool device_as_gpu = false;       //!< test hook: an in-core device slab's cycles as on a GPU (tiling.device)

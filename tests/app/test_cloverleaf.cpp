@@ -67,7 +67,7 @@ template <class Exec>
 using Clover = cloverleaf::CloverLeaf3d<Exec, Exec>;
 
 //! `before_step(clover, step)` may move planes between the slabs;
-//! `chain_planes` as HybridSettings takes it (none: measured).
+//! `chain_planes` as HybridSettings::chain_tiling takes them (none: measured).
 template <class Exec>
 Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int steps,
                   const std::function<void(Clover<Exec>&, int)>& before_step = {},
@@ -78,7 +78,7 @@ Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int step
   HybridSettings hybrid;
   hybrid.share.initial_planes =
       round_host_planes(decomposition.local().extent(Z), share, cloverleaf::ghost_layers);
-  hybrid.chain_planes = chain_planes;
+  hybrid.chain_tiling.planes = chain_planes;
   Clover<Exec> clover(grid, test_params(grid), decomposition, io::HaloConfig{}, hybrid);
   Result r;
   r.initial = clover.summary();
