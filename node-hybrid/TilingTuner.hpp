@@ -6,18 +6,18 @@
 //! then whole cycles of at least a few steps (tiling is exact, so trying
 //! costs no accuracy); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
-//! half the rows, twice both) and stops where none is faster. Before it stops, it
-//! measures once more each neighbour that came within `close_call` of the
-//! fastest: a cycle slowed by something else on the machine (timing noise
-//! only ever slows) would otherwise end the search short of a better
-//! shape; a candidate keeps its fastest measurement. Which shape wins
+//! half the rows, twice both) and stops where none is faster. Before it
+//! stops, it measures once more each neighbour that came within
+//! `close_call` of the fastest: a cycle slowed by something else on the
+//! machine (timing noise only ever slows) would otherwise end the search
+//! short of a better shape; a candidate keeps its fastest measurement. Which shape wins
 //! depends on the caches and bandwidth of the processor at hand, which no
 //! model of one cache level predicts. Every rank must cycle alike, so the
 //! seconds it is given are the slowest rank's.
 
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
