@@ -184,7 +184,7 @@ const DeckKey time_tiling_tile =
 const DeckKey time_tiling_device =
     DeckKey("time_tiling.device", K::String)
         .defaults(std::string(deck_word(TimeTilingSettings{}.device)))
-        .or_words({"sweeps", "tiles"})
+        .or_words({deck_word(DeviceCycle::Sweeps), deck_word(DeviceCycle::StreamedTiles)})
         .means("how a GPU's slab runs a tiled cycle: `sweeps`, a pass over the slab per step, or `tiles`, thread "
                "blocks streaming x-y tiles along z with every step's plane in shared memory, one pass over the "
                "slab per cycle ([time-tiling.md](time-tiling.md)). Bit-identical either way; a CPU-only build's "

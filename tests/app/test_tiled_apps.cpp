@@ -105,7 +105,8 @@ AppResult run_heat(MPI_Comm comm, const AppCase& c) {
   const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
   heat3d::Heat3d<> heat(app_grid(c), heat3d::HeatParams{0.8}, decomposition, io::HaloConfig{},
                         app_hybrid(c, decomposition));
-  heat.load_field("u", decomposition.local(), test::coupled_initial_block(decomposition.local(), 0));  // no symmetry about any wall
+  // No symmetry about any wall.
+  heat.load_field("u", decomposition.local(), test::coupled_initial_block(decomposition.local(), 0));
   return run_app(heat, decomposition, heat_steps, 0.9 * heat.stable_dt(), {"u"});
 }
 
