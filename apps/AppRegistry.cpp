@@ -5,7 +5,7 @@
 #include "apps/cloverleaf3d/CloverIn.hpp"
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "apps/heat3d/Heat3d.hpp"
-#include "io/FrameworkKeys.hpp"
+#include "io/RunKeys.hpp"
 #include "node-hybrid/HybridDeck.hpp"
 
 #include <algorithm>
@@ -16,29 +16,29 @@ namespace strata {
 
 namespace {
 
-using AppReader = std::function<AppReading(io::Deck&, io::RunConfig&)>;
+using AppReader = std::function<AppReading(io::Deck&, io::RunConfig&, NodeConfig&)>;
 
 // The number of fields app `App` holds on a rank.
 template <class App>
-int fields_of(const io::RunConfig& config) {
-  return int(App::layout(config.halo, HybridSettings{}).domain.fields.size());
+int fields_of(const NodeConfig& node) {
+  return int(App::layout(node.halo, HybridSettings{}).domain.fields.size());
 }
 
 // The reader of app `App` (deck section `name`, parameters from `read`,
-// which sees the whole deck and the framework's settings).
+// which sees the whole deck and the run's sections).
 template <class App, class Params>
 AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, const io::RunConfig&)> read) {
-  return [name, read](io::Deck& deck, io::RunConfig& config) -> AppReading {
+  return [name, read](io::Deck& deck, io::RunConfig& config, NodeConfig& node) -> AppReading {
     const Params params = read(deck, config);
     std::optional<double> stable_dt;
     if constexpr (!App::picks_dt) {
       if (!config.time.dt) config.time.cfl = deck.root().section("time").get<double>(io::keys::time_cfl);
       stable_dt = App::stable_step(params, config.grid);
     }
-    if (config.halo.width % App::reach != 0)
+    if (node.halo.width % App::reach != 0)
       deck.root().section("halo").fail("width", "must be a multiple of the " + name +
                                                     " stencil reach " + std::to_string(App::reach));
-    const TimeTilingSettings& asked = config.time_tiling;
+    const TimeTilingSettings& asked = node.time_tiling;
     io::DeckSection tiling_section = deck.root().section("time_tiling");
     if (asked.tiled() && !App::time_tiled) {
       // `auto` is the default; an app of many kernels runs untiled unless the deck asks otherwise.
@@ -46,22 +46,23 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
         tiling_section.fail(given.front(), name + " cannot be time tiled (its step is many kernels with halo "
                                                   "groups of their own, not one update): leave time_tiling out");
       tiling_section.get("steps", 1);  // the deck as run says what runs
-      config.time_tiling = TimeTilingSettings{};
+      node.time_tiling = TimeTilingSettings{};
     }
-    if (asked.tiled() && config.halo.width > 0 && config.halo.width < asked.steps * App::reach)
+    if (asked.tiled() && node.halo.width > 0 && node.halo.width < asked.steps * App::reach)
       deck.root().section("halo").fail(
           "width", "must hold time_tiling.steps x reach = " + std::to_string(asked.steps) + " x " +
                        std::to_string(App::reach) + " ghost layers for a tiled cycle, got " +
-                       std::to_string(config.halo.width));
-    const AppBuilder build = [name, params, config, tiling_section](const Decomposition& decomposition) {
-      TimeTilingSettings tiling = config.time_tiling;
+                       std::to_string(node.halo.width));
+    const AppBuilder build = [name, params, grid = config.grid, node,
+                              tiling_section](const Decomposition& decomposition) {
+      TimeTilingSettings tiling = node.time_tiling;
       const Box local = decomposition.local();
-      tiling.steps = cycle_steps(config, smallest_box(decomposition.global(), decomposition.dims()), App::reach,
-                                 fields_of<App>(config));
+      tiling.steps = cycle_steps(node, smallest_box(decomposition.global(), decomposition.dims()), App::reach,
+                                 fields_of<App>(node));
       check_tile(tiling_section, tiling, local);
-      const int layers = halo_layers(config.halo, tiling.steps, App::reach);
-      return std::make_unique<App>(config.grid, params, decomposition, config.halo,
-                                   hybrid_settings(name, config, tiling, decomposition, layers));
+      const int layers = halo_layers(node.halo, tiling.steps, App::reach);
+      return std::make_unique<App>(grid, params, decomposition, node.halo,
+                                   hybrid_settings(name, node, tiling, decomposition, layers));
     };
     return {build, stable_dt};
   };
@@ -79,17 +80,17 @@ AppReader app_reader(const std::string& name, Params (*read)(io::DeckSection)) {
 // formats besides YAML it translates into its deck.
 struct AppEntry {
   AppReader read;
-  std::function<AppLayout(const io::RunConfig&, const std::array<int, 3>&)> layout;
+  LayoutOf layout;
   std::vector<io::DeckKey> keys;
   std::vector<io::DeckFormat> formats;
 };
 
 // The layout of app `App` on a rank grid whose smallest box is `smallest`.
 template <class App>
-AppLayout layout_of(const io::RunConfig& config, const std::array<int, 3>& smallest) {
+AppLayout layout_of(const NodeConfig& node, const std::array<int, 3>& smallest) {
   HybridSettings hybrid;
-  hybrid.tiling.steps = cycle_steps(config, smallest, App::reach, fields_of<App>(config));
-  return App::layout(config.halo, hybrid);
+  hybrid.tiling.steps = cycle_steps(node, smallest, App::reach, fields_of<App>(node));
+  return App::layout(node.halo, hybrid);
 }
 
 const std::map<std::string, AppEntry>& registry() {
@@ -110,9 +111,7 @@ const std::map<std::string, AppEntry>& registry() {
 
 }  // namespace
 
-AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest) {
-  return registry().at(config.app).layout(config, smallest);
-}
+LayoutOf app_layout(const std::string& app) { return registry().at(app).layout; }
 
 std::set<std::string> app_names() {
   std::set<std::string> names;
@@ -128,7 +127,8 @@ std::vector<io::DeckFormat> deck_formats() {
 }
 
 io::DeckSchema deck_schema() {
-  std::vector<io::DeckKey> keys = io::keys::framework_keys();
+  std::vector<io::DeckKey> keys = io::keys::run_keys();
+  for (const io::DeckKey& key : node_keys()) keys.push_back(key);
   const std::set<std::string> names = app_names();
   // `app:` is one of the registered names.
   for (io::DeckKey& key : keys)
@@ -137,7 +137,7 @@ io::DeckSchema deck_schema() {
   return io::DeckSchema(std::move(keys), {names.begin(), names.end()});
 }
 
-AppReading read_app(io::Deck& deck, io::RunConfig& config) {
+AppReading read_app(io::Deck& deck, io::RunConfig& config, NodeConfig& node) {
   const auto it = registry().find(config.app);
   if (it == registry().end()) {
     std::string message = "unknown app '" + config.app + "'";
@@ -149,7 +149,7 @@ AppReading read_app(io::Deck& deck, io::RunConfig& config) {
     if (name != config.app && deck.root().has(name))
       deck.root().fail(name, "the section of app " + name + ", but this deck runs " + config.app +
                                  " (app:): remove it or change app");
-  return it->second.read(deck, config);
+  return it->second.read(deck, config, node);
 }
 
 }  // namespace strata

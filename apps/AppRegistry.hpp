@@ -9,6 +9,8 @@
 #include "io/DeckSchema.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/AppLayout.hpp"
+#include "node-hybrid/NodeConfig.hpp"
+#include "node-hybrid/RunPlan.hpp"
 
 #include <array>
 #include <functional>
@@ -30,18 +32,13 @@ std::vector<io::DeckFormat> deck_formats();
 //! Every key a deck may hold: the framework's and each app's section.
 io::DeckSchema deck_schema();
 
-//! What the app named in `config.app` allocates and writes on a rank grid
-//! whose smallest box is `smallest`; the app's section must have been read.
-AppLayout app_layout(const io::RunConfig& config, const std::array<int, 3>& smallest);
+//! What app `app` allocates and writes, given the deck's node sections, on a
+//! rank grid of a given smallest box; the app's section must have been read.
+LayoutOf app_layout(const std::string& app);
 
 //! Builds the simulation once the decomposition exists.
 using AppBuilder = std::function<std::unique_ptr<Simulation>(const Decomposition&)>;
 
-//! Reads and validates the section of the app named in `config.app` (the key
-//! of the same name) and the framework keys it constrains (`time.cfl` is read
-//! into `config` for apps that do not pick their own dt). Reading comes first so that
-//! every deck error is found before any rank allocates or communicates.
-//! Throws InputError for an unknown app or a bad section.
 //! What reading an app's section gives: the builder, and for an app with a
 //! fixed time step (time.dt or time.cfl) its stable step on the deck's grid,
 //! known before anything is built; apps that pick their own dt have none.
@@ -50,6 +47,13 @@ struct AppReading {
   std::optional<double> stable_dt;
 };
 
-AppReading read_app(io::Deck& deck, io::RunConfig& config);
+//! Reads and validates the section of the app named in `config.app` (the key
+//! of the same name) and the keys it constrains (`time.cfl` is read into
+//! `config` for apps that do not pick their own dt; the halo width must be a
+//! multiple of its reach; an app of many kernels resets `node.time_tiling`).
+//! Reading comes first so that every deck error is found before any rank
+//! allocates or communicates. Throws InputError for an unknown app or a bad
+//! section.
+AppReading read_app(io::Deck& deck, io::RunConfig& config, NodeConfig& node);
 
 }  // namespace strata

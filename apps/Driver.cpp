@@ -14,6 +14,7 @@
 #include "io/FieldOutput.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 #include "io/RunReport.hpp"
 #include "node-hybrid/RunPlan.hpp"
 
@@ -49,6 +50,7 @@ struct Run {
   CommandLine cli;
   std::unique_ptr<io::Deck> deck;
   io::RunConfig config;
+  NodeConfig node;
   std::unique_ptr<Decomposition> decomposition;
   std::unique_ptr<Simulation> sim;
 };
@@ -63,9 +65,11 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
   run.deck = std::make_unique<io::Deck>(io::Deck::load(run.cli.deck_path, run.cli.overrides, deck_formats()));
   io::Deck& deck = *run.deck;
   io::RunConfig& config = run.config;
+  NodeConfig& node = run.node;
   config = io::read_run_config(deck);
-  config.hybrid.device_memory = resolve_device_memory(config.hybrid, ranks_on_node(comm));
-  const AppReading app = read_app(deck, config);
+  node = read_node_config(deck);
+  node.hybrid.device_memory = resolve_device_memory(node.hybrid, ranks_on_node(comm));
+  const AppReading app = read_app(deck, config, node);
   deck.root().reject_unknown_keys();
   if (run.cli.action == CommandLine::Action::PrintDeck) return;
   check_time_plan(deck, config, app.stable_dt);
@@ -77,13 +81,15 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
     blame_rank_grid(deck, config, e.what());
   }
   const Decomposition& decomposition = *run.decomposition;
-  const RankFootprint footprint = rank_footprint(config, app_layout, decomposition.dims(), decomposition.local());
+  const LayoutOf layout_of = app_layout(config.app);
+  const RankFootprint footprint =
+      rank_footprint(config, node, layout_of, decomposition.dims(), decomposition.local());
   try {
     check_halo_width(decomposition.rank(), decomposition.local(), footprint.exchange_width);
-    check_memory(deck, config, app_layout, footprint, ranks_on_node(comm));
+    check_memory(deck, config, node, layout_of, footprint, ranks_on_node(comm));
     run.sim = app.build(decomposition);
   } catch (const HaloWidthError& e) {
-    blame_halo_width(deck, config, e.reason());
+    blame_halo_width(deck, config, node, e.reason());
   }
 }
 

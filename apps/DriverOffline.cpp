@@ -4,6 +4,7 @@
 #include "framework/Error.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/RunPlan.hpp"
 
 #include <exception>
@@ -31,9 +32,11 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
       default: {
         io::Deck deck = io::Deck::load(cli.deck_path, cli.overrides, deck_formats());
         io::RunConfig config = io::read_run_config(deck);
-        const std::optional<double> stable_dt = read_app(deck, config).stable_dt;
+        NodeConfig node = read_node_config(deck);
+        const std::optional<double> stable_dt = read_app(deck, config, node).stable_dt;
         deck.root().reject_unknown_keys();
-        check_run(deck, config, app_layout, stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node}, out);
+        check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node},
+                  out);
         return 0;
       }
     }

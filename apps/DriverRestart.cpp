@@ -3,6 +3,7 @@
 #include "apps/AppRegistry.hpp"
 #include "framework/Error.hpp"
 #include "framework/NumberText.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -125,7 +126,8 @@ std::string resolved_deck(const std::string& text, const std::string& name) {
   yaml << root;
   io::Deck deck = io::Deck::parse(yaml.c_str(), name);
   io::RunConfig config = io::read_run_config(deck);
-  read_app(deck, config);
+  NodeConfig node = read_node_config(deck);
+  read_app(deck, config, node);
   return deck.resolved();
 }
 

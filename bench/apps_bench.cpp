@@ -31,11 +31,11 @@ std::unique_ptr<Simulation> make(const std::string& app, int n, const Decomposit
   io::GridConfig grid;
   grid.cells = {n, n, n};
   if (app == "heat3d")
-    return std::make_unique<heat3d::Heat3d<Exec, Exec>>(grid, heat3d::HeatParams{1.0}, d, io::HaloConfig{}, hybrid);
+    return std::make_unique<heat3d::Heat3d<Exec, Exec>>(grid, heat3d::HeatParams{1.0}, d, HaloConfig{}, hybrid);
   cardiac::CardiacParams p;
   p.diffusion = 1e-4;
   p.s1_width = 0.5;
-  return std::make_unique<cardiac::Cardiac<Exec, Exec>>(grid, p, d, io::HaloConfig{}, hybrid);
+  return std::make_unique<cardiac::Cardiac<Exec, Exec>>(grid, p, d, HaloConfig{}, hybrid);
 }
 
 }  // namespace

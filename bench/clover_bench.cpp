@@ -17,6 +17,7 @@
 #include "bench/Measure.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
@@ -58,6 +59,7 @@ int main(int argc, char* argv[]) {
                                              setup.args.end());
     io::Deck deck = io::Deck::load(path, overrides, deck_formats());
     const io::RunConfig config = io::read_run_config(deck);
+    const NodeConfig node = read_node_config(deck);
     const cloverleaf::CloverParams params = cloverleaf::read_clover_deck(deck, config);
     const auto& n = config.grid.cells;
     const Decomposition d(MPI_COMM_WORLD, box_of_size(n[X], n[Y], n[Z]), config.decomposition.dims, config.grid.periodic);
@@ -67,7 +69,7 @@ int main(int argc, char* argv[]) {
     const auto run = [&](std::optional<int> chain_planes, Timers& timers) {
       HybridSettings hybrid;
       hybrid.chain_tiling.planes = chain_planes;
-      cloverleaf::CloverLeaf3d<Exec, Exec> clover(config.grid, params, d, config.halo, hybrid);
+      cloverleaf::CloverLeaf3d<Exec, Exec> clover(config.grid, params, d, node.halo, hybrid);
       double time = 0.0;
       MPI_Barrier(MPI_COMM_WORLD);
       const double t0 = Timers::now();
@@ -84,7 +86,7 @@ int main(int argc, char* argv[]) {
     Timers timers;
     for (int round = 0; round < 2; ++round) {
       Timers chained_timers, one_by_one_timers;
-      const double chained = run(config.chain_tiling.planes, chained_timers);
+      const double chained = run(node.chain_tiling.planes, chained_timers);
       if (chained < wall) {
         wall = chained;
         timers = chained_timers;
@@ -100,7 +102,7 @@ int main(int argc, char* argv[]) {
       std::printf("copy bandwidth %.2f GB/s per rank; kernel after kernel %.2f ms/step; chained (chain_tiling.planes "
                   "%s) total %.3f s, %.2f ms/step, %.3e cells/s: %.2fx kernel after kernel\n",
                   copy_gbs, 1e3 * one_by_one / steps,
-                  config.chain_tiling.planes ? std::to_string(*config.chain_tiling.planes).c_str() : "auto", wall,
+                  node.chain_tiling.planes ? std::to_string(*node.chain_tiling.planes).c_str() : "auto", wall,
                   1e3 * wall / steps, cells * steps / wall, one_by_one / wall);
       std::printf("%-24s %9s %7s %9s %8s\n", "phase (max rank)", "seconds", "% step", "GB/s", "% copy");
       double modelled = 0.0, modelled_seconds = 0.0;

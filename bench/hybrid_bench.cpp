@@ -32,7 +32,7 @@ double seconds_per_step_at(int n, double share) {
                                     {false, false, false});
   HybridSettings hybrid;
   hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
-  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
+  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, HaloConfig{}, hybrid);
   return bench::seconds_per_step(heat, std::max(5, int(5e7 / double(decomposition.local().num_cells()))));
 }
 
@@ -46,7 +46,7 @@ double seconds_per_tiled_step(int n, int steps, DeviceCycle device) {
   hybrid.tiling.steps = steps;
   hybrid.tiling.device = device;
   hybrid.device_as_gpu = true;
-  io::HaloConfig halo;
+  HaloConfig halo;
   halo.width = steps;
   heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, halo, hybrid);
   const int cycles = std::max(2, int(5e7 / double(decomposition.local().num_cells()) / steps));

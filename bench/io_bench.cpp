@@ -28,7 +28,7 @@ int main(int argc, char* argv[]) {
     grid.cells = {n, n, n};
     const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(n, n, n), {0, 0, 0},
                                       {false, false, false});
-    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, HybridSettings{});
+    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, HaloConfig{}, HybridSettings{});
     Timers timers;
     const double dt = 0.5 * heat.stable_dt();
     const double step = bench::best_time(3, [&] {

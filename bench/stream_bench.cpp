@@ -72,8 +72,8 @@ struct Variant {
     grid.cells = {n, n, n};
     return grid;
   }
-  static io::HaloConfig halo_of(int k) {
-    io::HaloConfig halo;
+  static HaloConfig halo_of(int k) {
+    HaloConfig halo;
     halo.width = k;
     return halo;
   }

@@ -37,10 +37,18 @@ bool use_gpu_aware_mpi(GpuAwareMode mode) {
   return false;
 }
 
+const char* deck_word(GpuAwareMode mode) {
+  switch (mode) {
+    case GpuAwareMode::Auto: return "auto";
+    case GpuAwareMode::On: return "on";
+    case GpuAwareMode::Off: return "off";
+  }
+  return "";
+}
+
 GpuAwareMode parse_gpu_aware_mode(const std::string& text) {
-  if (text == "auto") return GpuAwareMode::Auto;
-  if (text == "on") return GpuAwareMode::On;
-  if (text == "off") return GpuAwareMode::Off;
+  for (const GpuAwareMode mode : {GpuAwareMode::Auto, GpuAwareMode::On, GpuAwareMode::Off})
+    if (text == deck_word(mode)) return mode;
   throw InputError("expected auto, on or off, got '" + text + "'");
 }
 

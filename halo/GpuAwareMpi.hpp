@@ -19,7 +19,10 @@ bool mpi_reports_gpu_support();
 //! MPI library's report. Throws InputError for On without library support.
 bool use_gpu_aware_mpi(GpuAwareMode mode);
 
-//! "auto", "on", "off"; throws InputError otherwise.
+//! The deck's word for `mode`: "auto", "on", "off".
+const char* deck_word(GpuAwareMode mode);
+
+//! The mode a deck word names; throws InputError for any other word.
 GpuAwareMode parse_gpu_aware_mode(const std::string& text);
 
 }  // namespace strata

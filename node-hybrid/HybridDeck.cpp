@@ -17,16 +17,16 @@ std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dim
   return {global.extent(X) / dims[X], global.extent(Y) / dims[Y], global.extent(Z) / dims[Z]};
 }
 
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach, int fields) {
-  const TimeTilingSettings& tiling = config.time_tiling;
+int cycle_steps(const NodeConfig& node, const std::array<int, 3>& smallest, int reach, int fields) {
+  const TimeTilingSettings& tiling = node.time_tiling;
   if (!tiling.tiled()) return 1;
   int steps = tiling.steps;
-  if (!tiling.automatic || config.halo.width > 0) return steps;
+  if (!tiling.automatic || node.halo.width > 0) return steps;
   // auto tries no more steps than every rank's box holds ghost layers for,
   for (int a = 0; a < 3; ++a) steps = std::max(1, std::min(steps, smallest[a] / reach));
   // nor, where the untiled fields fit the device's budget, steps whose
   // ghost layers would not (they would send the device slab out of core).
-  const std::int64_t budget = config.hybrid.device_memory.value_or(0);
+  const std::int64_t budget = node.hybrid.device_memory.value_or(0);
   const Box largest = box_of_size(smallest[X] + 1, smallest[Y] + 1, smallest[Z] + 1);
   const auto bytes = [&](int k) { return slab_field_bytes(largest, k * reach, fields); };
   if (budget > 0 && bytes(1) <= budget)
@@ -34,7 +34,7 @@ int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest,
   return steps;
 }
 
-int halo_layers(const io::HaloConfig& halo, int steps, int reach) {
+int halo_layers(const HaloConfig& halo, int steps, int reach) {
   return halo.width > 0 ? halo.width : steps * reach;
 }
 
@@ -59,23 +59,23 @@ std::string tune_key_suffix(const std::string& app, const Box& local, int layers
   return machine.str();
 }
 
-int initial_host_planes(const io::RunConfig& config, const Box& local, int layers) {
-  const io::ShareSpec share = config.hybrid.share_for(host_name());
+int initial_host_planes(const HybridConfig& hybrid, const Box& local, int layers) {
+  const ShareSpec share = hybrid.share_for(host_name());
   return round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, layers);
 }
 
-HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const TimeTilingSettings& tiling, const Decomposition& decomposition, int layers) {
+HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, const TimeTilingSettings& tiling,
+                               const Decomposition& decomposition, int layers) {
   const Box local = decomposition.local();
   HybridSettings hybrid;
-  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  const ShareSpec share = node.hybrid.share_for(host_name());
   hybrid.share.automatic = share.automatic;
-  hybrid.share.rebalance_every = config.hybrid.rebalance_every;
-  hybrid.share.initial_planes = initial_host_planes(config, local, layers);
-  hybrid.device_memory = config.hybrid.device_memory.value_or(0);  // resolved by the driver
-  hybrid.chain_tiling = config.chain_tiling;
+  hybrid.share.rebalance_every = node.hybrid.rebalance_every;
+  hybrid.share.initial_planes = initial_host_planes(node.hybrid, local, layers);
+  hybrid.device_memory = node.hybrid.device_memory.value_or(0);  // resolved by the driver
+  hybrid.chain_tiling = node.chain_tiling;
   const std::string machine = tune_key_suffix(app, local, layers);
-  const TuneCache cache(config.hybrid.tune_cache);
+  const TuneCache cache(node.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine;
     if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;

@@ -9,8 +9,8 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Box.hpp"
 #include "io/Deck.hpp"
-#include "io/RunConfig.hpp"
 #include "node-hybrid/HybridSettings.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 
 #include <array>
 #include <string>
@@ -24,11 +24,11 @@ std::array<int, 3> smallest_box(const Box& global, const std::array<int, 3>& dim
 //! under auto the most tried, no more than the `smallest` box (per axis)
 //! holds ghost layers of stencil reach `reach` for, nor (where `fields`
 //! untiled fit hybrid.device_memory) than keep them within it.
-int cycle_steps(const io::RunConfig& config, const std::array<int, 3>& smallest, int reach, int fields);
+int cycle_steps(const NodeConfig& node, const std::array<int, 3>& smallest, int reach, int fields);
 
 //! Ghost layers a step's exchange fills: halo.width, or where it is 0 the
 //! cycle's `steps` times the stencil's `reach`.
-int halo_layers(const io::HaloConfig& halo, int steps, int reach);
+int halo_layers(const HaloConfig& halo, int steps, int reach);
 
 //! Refuses (on `time_tiling`'s tile key) a tile larger than a rank's box `local` in x or y.
 void check_tile(io::DeckSection time_tiling, const TimeTilingSettings& tiling, const Box& local);
@@ -42,16 +42,16 @@ std::string host_name();
 std::string tune_key_suffix(const std::string& app, const Box& local, int layers);
 
 //! The host slab's planes of a rank's box `local` at the start of a run:
-//! this host's CPU share in the deck (auto: half, the tuner's start),
+//! this host's CPU share in `hybrid` (auto: half, the tuner's start),
 //! rounded so that a slab holds `layers` ghost layers.
-int initial_host_planes(const io::RunConfig& config, const Box& local, int layers);
+int initial_host_planes(const HybridConfig& hybrid, const Box& local, int layers);
 
 //! The split of a rank's box and the time tiling of app `app` from the
 //! deck, a cycle of `tiling.steps` steps (cycle_steps) and `layers` ghost
 //! layers: a fixed share, or auto with the tune cache consulted for this
 //! rank's key and filled in when tuning ends; a tiling auto choice is
 //! cached the same way.
-HybridSettings hybrid_settings(const std::string& app, const io::RunConfig& config,
-                               const TimeTilingSettings& tiling, const Decomposition& decomposition, int layers);
+HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, const TimeTilingSettings& tiling,
+                               const Decomposition& decomposition, int layers);
 
 }  // namespace strata

@@ -10,7 +10,7 @@
 #include "framework/Error.hpp"
 #include "framework/Simulation.hpp"
 #include "halo/GpuAwareMpi.hpp"
-#include "io/RunConfig.hpp"
+#include "halo/HaloSection.hpp"
 #include "node-hybrid/AppLayout.hpp"
 #include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/HybridDomain.hpp"
@@ -65,12 +65,12 @@ class HybridSimulation : public Simulation {
   //! The halo part of an app's settings: w = halo_layers / reach sweeps per
   //! exchange (the width, or a tiled cycle's steps x reach), overlap, and GPU-aware
   //! messages where the device slab is on a device and MPI accepts its memory.
-  static HybridSettings with_halo(HybridSettings s, const io::HaloConfig& halo, int reach) {
+  static HybridSettings with_halo(HybridSettings s, const HaloConfig& halo, int reach) {
     s.reach = reach;
     s.sweeps_per_exchange = halo_layers(halo, s.tiling.steps, reach) / reach;
     s.overlap = halo.overlap;
     s.device_messages = !runs_on_host<DeviceExec> &&
-                        use_gpu_aware_mpi(parse_gpu_aware_mode(halo.gpu_aware_mpi));
+                        use_gpu_aware_mpi(halo.gpu_aware_mpi);
     return s;
   }
 

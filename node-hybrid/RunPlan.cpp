@@ -96,22 +96,22 @@ std::int64_t host_field_bytes(const RankFootprint& need) {
 
 }  // namespace
 
-RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout_of, const std::array<int, 3>& dims,
-                             const Box& box) {
+RankFootprint rank_footprint(const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
+                             const std::array<int, 3>& dims, const Box& box) {
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
-  const AppLayout layout = layout_of(config, smallest_box(global, dims));
+  const AppLayout layout = layout_of(node, smallest_box(global, dims));
   RankFootprint f;
   f.dims = dims;
   f.fields = int(layout.domain.fields.size());
   f.ghosts = ghost_layers(layout.domain);
   f.exchange_width = layout.domain.sweeps_per_exchange * layout.domain.reach;
-  f.host_planes = initial_host_planes(config, box, f.exchange_width);  // as the run splits it
+  f.host_planes = initial_host_planes(node.hybrid, box, f.exchange_width);  // as the run splits it
   // The device slab takes the bottom planes, the host slab the top ones.
   Box device = box, host = box;
   device.hi[Z] = host.lo[Z] = box.hi[Z] - f.host_planes;
   f.host_bytes = slab_field_bytes(host, f.ghosts, f.fields);
   f.device_bytes = slab_field_bytes(device, f.ghosts, f.fields);
-  f.device_budget = config.hybrid.device_memory.value_or(0);
+  f.device_budget = node.hybrid.device_memory.value_or(0);
   f.can_stream = !layout.domain.stepped.empty();
   if (f.can_stream) {
     const int stepped = int(layout.domain.stepped.size());
@@ -123,7 +123,7 @@ RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout
   return f;
 }
 
-std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_node) {
+std::int64_t resolve_device_memory(const HybridConfig& hybrid, int ranks_on_node) {
   if (hybrid.device_memory) return *hybrid.device_memory;
   if (device_is_host) return 0;
   const auto available = device_free_bytes();
@@ -136,13 +136,15 @@ namespace {
 
 // The largest grid of the deck's proportions (cells scaled alike on every
 // axis, the same rank grid) whose device slab fits in `budget` bytes.
-std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const LayoutOf& layout_of,
-                                        const std::array<int, 3>& dims, std::int64_t budget) {
+std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const NodeConfig& node,
+                                        const LayoutOf& layout_of, const std::array<int, 3>& dims,
+                                        std::int64_t budget) {
   const auto device_bytes = [&](double scale) {
     io::RunConfig scaled = config;
     for (int a = 0; a < 3; ++a) scaled.grid.cells[a] = std::max(dims[a], int(config.grid.cells[a] * scale));
     const Box global = box_of_size(scaled.grid.cells[X], scaled.grid.cells[Y], scaled.grid.cells[Z]);
-    return std::pair(rank_footprint(scaled, layout_of, dims, block_of(global, dims, {0, 0, 0})).device_bytes, scaled.grid.cells);
+    const Box first = block_of(global, dims, {0, 0, 0});
+    return std::pair(rank_footprint(scaled, node, layout_of, dims, first).device_bytes, scaled.grid.cells);
   };
   double lo = 0.0, hi = 1.0;
   for (int i = 0; i < 50; ++i) {
@@ -154,14 +156,14 @@ std::array<int, 3> largest_fitting_grid(const io::RunConfig& config, const Layou
 
 }  // namespace
 
-void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of, const RankFootprint& need,
-                  int ranks_on_node) {
+void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
+                  const RankFootprint& need, int ranks_on_node) {
   const std::string fields = " for its fields (" + std::to_string(need.fields) + " arrays with " +
                              std::to_string(need.ghosts) + " ghost layers)";
   // `auto` holds its deepest candidate's ghost layers: untiled needs fewer.
   const std::string remedy =
       std::string(": use more nodes, fewer ranks per node or fewer cells") +
-      (config.time_tiling.automatic ? " (or time_tiling.steps: 1, which needs fewer ghost layers)" : "");
+      (node.time_tiling.automatic ? " (or time_tiling.steps: 1, which needs fewer ghost layers)" : "");
   const std::string budget_text = bytes_text(double(need.device_budget));
   // The host first: a grid no node can hold is the error to name, whatever
   // the device's budget says.
@@ -172,13 +174,14 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
                      bytes_text(double(*available / ranks_on_node)) + " it can have (MemAvailable " +
                      bytes_text(double(*available)) + " shared by " + std::to_string(ranks_on_node) +
                      " rank(s) on this node)" + remedy);
-  if (need.device_budget > 0 && need.device_bytes > need.device_budget && !need.can_stream)
+  if (need.device_budget > 0 && need.device_bytes > need.device_budget && !need.can_stream) {
+    const auto fitting = largest_fitting_grid(config, node, layout_of, need.dims, need.device_budget);
     deck.root().section("hybrid").fail(
         "device_memory", "a rank's device slab needs " + bytes_text(double(need.device_bytes)) + fields +
                              ", more than the " + budget_text + " budget, and " + config.app +
                              " cannot stream it through the device: the largest grid that fits is " +
-                             extents_text(largest_fitting_grid(config, layout_of, need.dims, need.device_budget)) +
-                             " (or move planes to the host with hybrid.cpu_share)");
+                             extents_text(fitting) + " (or move planes to the host with hybrid.cpu_share)");
+  }
   if (need.streams() && need.min_stream_bytes > need.device_budget)
     deck.root().section("hybrid").fail(
         "device_memory", budget_text + " holds no chunk of the device slab streamed through it: chunks of " +
@@ -188,7 +191,7 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& l
   // for a moment their host-memory fields are there twice (but for a
   // store's, which move in place).
   if (const auto available = host_available_bytes(); available && need.store_bytes == 0 &&
-                                                      config.hybrid.share_for(host_name()).automatic &&
+                                                      node.hybrid.share_for(host_name()).automatic &&
                                                       2 * host_need > *available / ranks_on_node)
     deck.root().section("hybrid").fail(
         "cpu_share", "auto moves the cut between the slabs, and a move needs a rank's " +
@@ -226,11 +229,12 @@ void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::str
   deck.root().section("grid").fail("cells", message);
 }
 
-void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::string& reason) {
-  if (config.halo.width > 0) deck.root().section("halo").fail("width", reason);
-  if (config.time_tiling.steps > 1 && !config.time_tiling.automatic)
+void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node,
+                      const std::string& reason) {
+  if (node.halo.width > 0) deck.root().section("halo").fail("width", reason);
+  if (node.time_tiling.steps > 1 && !node.time_tiling.automatic)
     deck.root().section("time_tiling").fail(
-        "steps", reason + " (a cycle of " + std::to_string(config.time_tiling.steps) +
+        "steps", reason + " (a cycle of " + std::to_string(node.time_tiling.steps) +
                      " steps needs that many ghost layers per stencil reach: fewer steps per cycle fit)");
   blame_rank_grid(deck, config, reason);
 }
@@ -247,7 +251,7 @@ struct RankGridSurvey {
   std::int64_t group_bytes = 0;  //!< received by the busiest rank when each halo group is exchanged once
 };
 
-RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const Box& global,
+RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node, const Box& global,
                             const std::array<int, 3>& dims, const HybridSettings& domain) {
   RankGridSurvey survey;
   survey.smallest = global;
@@ -261,7 +265,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
         try {
           check_halo_width(i + dims[X] * (j + dims[Y] * k), box, width);
         } catch (const HaloWidthError& e) {
-          blame_halo_width(deck, config, e.reason());
+          blame_halo_width(deck, config, node, e.reason());
         }
         const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.sweeps_per_exchange <= 1);
         const std::int64_t sweep_bytes =
@@ -281,7 +285,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const B
 
 }  // namespace
 
-void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of,
+void check_run(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
                std::optional<double> stable_dt, const CheckOptions& options, std::ostream& out) {
   check_time_plan(deck, config, stable_dt);
   const Box global = box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]);
@@ -292,21 +296,21 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
     blame_rank_grid(deck, config, e.what());
   }
   const std::array<int, 3> smallest = smallest_box(global, dims);
-  const AppLayout layout = layout_of(config, smallest);
+  const AppLayout layout = layout_of(node, smallest);
   const HybridSettings& domain = layout.domain;
-  const RankGridSurvey survey = survey_ranks(deck, config, global, dims, domain);
+  const RankGridSurvey survey = survey_ranks(deck, config, node, global, dims, domain);
   // Rank 0 has the largest box (the first ranks along an axis take the extra cells).
   const Box largest_box = block_of(global, dims, {0, 0, 0});
   // Then, as a run does, the memory of a rank's fields and its tiles.
   const int per_node = options.ranks_per_node > 0 ? std::min(options.ranks_per_node, options.ranks) : options.ranks;
-  io::RunConfig resolved = config;
-  resolved.hybrid.device_memory = resolve_device_memory(config.hybrid, per_node);
-  const RankFootprint need = rank_footprint(resolved, layout_of, dims, largest_box);
-  check_memory(deck, resolved, layout_of, need, per_node);
+  NodeConfig resolved = node;
+  resolved.hybrid.device_memory = resolve_device_memory(node.hybrid, per_node);
+  const RankFootprint need = rank_footprint(config, resolved, layout_of, dims, largest_box);
+  check_memory(deck, config, resolved, layout_of, need, per_node);
   for (int k = 0; k < dims[Z]; ++k)
     for (int j = 0; j < dims[Y]; ++j)
       for (int i = 0; i < dims[X]; ++i)
-        check_tile(deck.root().section("time_tiling"), config.time_tiling, block_of(global, dims, {i, j, k}));
+        check_tile(deck.root().section("time_tiling"), node.time_tiling, block_of(global, dims, {i, j, k}));
   const std::optional<int> steps = planned_steps(config, stable_dt);
 
   const std::int64_t cells = global.num_cells();
@@ -324,7 +328,7 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
       << "  boxes: largest " << extents_text(extents(largest_box)) << " (" << largest_box.num_cells()
       << " cells), smallest "
       << extents_text(extents(survey.smallest)) << " (" << survey.smallest.num_cells() << " cells)\n";
-  const io::ShareSpec share = config.hybrid.share_for(host_name());
+  const ShareSpec share = node.hybrid.share_for(host_name());
   out << "  split of the largest box: cpu_share "
       << (share.automatic ? std::string("auto (tuned at start-up from 0.5)") : number_text(share.value)) << ": "
       << need.host_planes << " host planes, " << largest_box.extent(Z) - need.host_planes << " device planes\n";
@@ -362,8 +366,8 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layo
   volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
   const int layers = halo_layers(
-      config.halo, cycle_steps(config, smallest, domain.reach, int(domain.fields.size())), domain.reach);
-  const auto tuned = TuneCache(config.hybrid.tune_cache)
+      node.halo, cycle_steps(node, smallest, domain.reach, int(domain.fields.size())), domain.reach);
+  const auto tuned = TuneCache(node.hybrid.tune_cache)
                          .lookup("share" + tune_key_suffix(config.app, largest_box, layers));
   if (tuned) {
     out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step)

@@ -11,6 +11,7 @@
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/AppLayout.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 
 #include <array>
 #include <cstdint>
@@ -21,9 +22,9 @@
 
 namespace strata {
 
-//! What the deck's app allocates and writes on a rank grid whose smallest
-//! box is `smallest` (the app registry's app_layout).
-using LayoutOf = std::function<AppLayout(const io::RunConfig&, const std::array<int, 3>& smallest)>;
+//! What the deck's app allocates and writes, given the deck's node sections,
+//! on a rank grid whose smallest box is `smallest` (the app registry's app_layout).
+using LayoutOf = std::function<AppLayout(const NodeConfig&, const std::array<int, 3>& smallest)>;
 
 //! Bytes a rank's fields take on each side of its split.
 struct RankFootprint {
@@ -48,12 +49,12 @@ struct RankFootprint {
 //! hybrid.device_memory in bytes: as given, or for `auto` the GPU's free
 //! memory shared by the node's ranks less a 10% margin (0, no limit, where
 //! the device's memory is the host's).
-std::int64_t resolve_device_memory(const io::HybridConfig& hybrid, int ranks_on_node);
+std::int64_t resolve_device_memory(const HybridConfig& hybrid, int ranks_on_node);
 
 //! The footprint of the rank that owns `local` in a `dims` rank grid, split
 //! as the deck's CPU share starts it (auto: half).
-RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout_of, const std::array<int, 3>& dims,
-                             const Box& local);
+RankFootprint rank_footprint(const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
+                             const std::array<int, 3>& dims, const Box& local);
 
 //! Refuses, as a deck error on grid.cells with both figures, a rank whose
 //! fields need more memory than its node has left: `ranks_on_node` ranks
@@ -61,15 +62,16 @@ RankFootprint rank_footprint(const io::RunConfig& config, const LayoutOf& layout
 //! Against hybrid.device_memory: a device slab over the budget of an app
 //! that cannot stream (naming the largest grid that fits), or a budget
 //! below one chunk's buffers (naming the least), is an error on that key.
-void check_memory(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of, const RankFootprint& need,
-                  int ranks_on_node);
+void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
+                  const RankFootprint& need, int ranks_on_node);
 
 //! A decomposition that cannot be made is the deck's dims if given, else its grid.
 [[noreturn]] void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::string& message);
 
 //! A halo wider than a rank's box: blames halo.width if given, else the
 //! tiled cycle's steps that set it, else the rank grid.
-[[noreturn]] void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const std::string& reason);
+[[noreturn]] void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node,
+                                   const std::string& reason);
 
 //! Refuses, before anything is built, what would stop the time loop of an
 //! app with a fixed dt whose stable step on the deck's grid is `stable_dt`
@@ -87,7 +89,7 @@ struct CheckOptions {
 //! Checks a deck (read with read_run_config and read_app, which gave
 //! `stable_dt`) as a run on `options.ranks` ranks would before its first
 //! step, and prints its plan; throws InputError as the run would.
-void check_run(io::Deck& deck, const io::RunConfig& config, const LayoutOf& layout_of,
+void check_run(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node, const LayoutOf& layout_of,
                std::optional<double> stable_dt, const CheckOptions& options, std::ostream& out);
 
 }  // namespace strata

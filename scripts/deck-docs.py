@@ -7,7 +7,7 @@
 
 STRATA is a built strata binary: `strata --print-schema` and
 `strata --print-deck-reference` produce both from the keys the code declares
-(io/FrameworkKeys.cpp and each app's *Params.cpp). In docs/decks.md each table
+(each section's owner, e.g. io/RunKeys.cpp, and each app's *Params.cpp). In docs/decks.md each table
 sits between `<!-- deck-keys: GROUP -->` and `<!-- end deck-keys -->`; the
 prose around them is left alone.
 """

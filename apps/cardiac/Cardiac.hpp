@@ -13,6 +13,7 @@
 #include "apps/cardiac/Excitation.hpp"
 #include "apps/cardiac/Stimulus.hpp"
 #include "framework/SpacePairs.hpp"
+#include "halo/HaloSection.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
 
@@ -35,10 +36,10 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   enum FieldId { E = 0, E_NEXT = 1, R = 2, R_NEXT = 3 };
 
   Cardiac(const io::GridConfig& grid, const CardiacParams& params, const Decomposition& decomposition,
-          const io::HaloConfig& halo, const HybridSettings& hybrid);
+          const HaloConfig& halo, const HybridSettings& hybrid);
 
   //! Fields, halo and walls for `halo` and the deck's hybrid settings `s`.
-  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
+  static AppLayout layout(const HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"cardiac::e", "cardiac::e_next", "cardiac::r", "cardiac::r_next"};
     // A step reads e's neighbours; r is pointwise (exchanged for deep halos: exchanged_for).
@@ -103,7 +104,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
 
 template <class DeviceExec, class HostExec>
 Cardiac<DeviceExec, HostExec>::Cardiac(const io::GridConfig& grid, const CardiacParams& params,
-                                       const Decomposition& decomposition, const io::HaloConfig& halo,
+                                       const Decomposition& decomposition, const HaloConfig& halo,
                                        const HybridSettings& hybrid)
     : Base(decomposition, layout(halo, hybrid)),
       params_(params),

@@ -24,6 +24,7 @@
 #include "apps/cloverleaf3d/Viscosity.hpp"
 #include "framework/NumberText.hpp"
 #include "framework/SpacePairs.hpp"
+#include "halo/HaloSection.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
 
@@ -98,7 +99,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   static constexpr bool picks_dt = true;  //!< its own adaptive dt, no time.cfl
 
   CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params, const Decomposition& decomposition,
-               const io::HaloConfig& halo, const HybridSettings& hybrid);
+               const HaloConfig& halo, const HybridSettings& hybrid);
 
   double stable_dt() const override { return dt_old_; }
 
@@ -150,7 +151,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   HostBlock save_field(const std::string& name, const Box& box) const override;
 
   //! Fields, halo groups and walls for `halo` and the deck's hybrid settings `s`.
-  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
+  static AppLayout layout(const HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     declare_fields(s);
     return {s,
@@ -212,7 +213,7 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
 template <class DeviceExec, class HostExec>
 CloverLeaf3d<DeviceExec, HostExec>::CloverLeaf3d(const io::GridConfig& grid, const CloverParams& params,
-                                                 const Decomposition& decomposition, const io::HaloConfig& halo,
+                                                 const Decomposition& decomposition, const HaloConfig& halo,
                                                  const HybridSettings& hybrid)
     : Base(decomposition, layout(halo, hybrid)),
       params_(params),

@@ -12,6 +12,7 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/Simulation.hpp"
 #include "framework/SpacePairs.hpp"
+#include "halo/HaloSection.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/HybridSimulation.hpp"
@@ -43,7 +44,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   //! `hybrid`: the split (share) and its hooks; the app fills in the rest.
   Heat3d(const io::GridConfig& grid, const HeatParams& params, const Decomposition& decomposition,
-         const io::HaloConfig& halo, const HybridSettings& hybrid);
+         const HaloConfig& halo, const HybridSettings& hybrid);
 
   //! Explicit Euler is stable for alpha dt sum_a 1/h_a^2 <= 1/2.
   static double stable_step(const HeatParams& params, const io::GridConfig& grid) {
@@ -85,7 +86,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   //! Fields, halo and walls for `halo` and the deck's hybrid settings `s`.
-  static AppLayout layout(const io::HaloConfig& halo, HybridSettings s) {
+  static AppLayout layout(const HaloConfig& halo, HybridSettings s) {
     s = Base::with_halo(s, halo, reach);
     s.fields = {"heat3d::u", "heat3d::u_next"};
     s.exchanged = {U};
@@ -108,7 +109,7 @@ class Heat3d final : public HybridSimulation<DeviceExec, HostExec> {
 
 template <class DeviceExec, class HostExec>
 Heat3d<DeviceExec, HostExec>::Heat3d(const io::GridConfig& grid, const HeatParams& params,
-                                     const Decomposition& decomposition, const io::HaloConfig& halo,
+                                     const Decomposition& decomposition, const HaloConfig& halo,
                                      const HybridSettings& hybrid)
     : Base(decomposition, layout(halo, hybrid)),
       alpha_(params.alpha),

@@ -27,7 +27,7 @@ std::unique_ptr<Model<Exec>> make(const Decomposition& d, const io::GridConfig& 
                                   double share) {
   HybridSettings hybrid;
   hybrid.share.initial_planes = round_host_planes(d.local().extent(Z), share, 1);
-  return std::make_unique<Model<Exec>>(grid, p, d, io::HaloConfig{}, hybrid);
+  return std::make_unique<Model<Exec>>(grid, p, d, HaloConfig{}, hybrid);
 }
 
 // The model in obvious loops on the whole grid, with one ghost layer that

@@ -79,7 +79,7 @@ Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int step
   hybrid.share.initial_planes =
       round_host_planes(decomposition.local().extent(Z), share, cloverleaf::ghost_layers);
   hybrid.chain_tiling.planes = chain_planes;
-  Clover<Exec> clover(grid, test_params(grid), decomposition, io::HaloConfig{}, hybrid);
+  Clover<Exec> clover(grid, test_params(grid), decomposition, HaloConfig{}, hybrid);
   Result r;
   r.initial = clover.summary();
   Timers timers;

@@ -2,6 +2,7 @@
 #include "tests/TestData.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -40,7 +41,7 @@ TEST(Deck, DefaultDeckReadsAndRoundTrips) {
   EXPECT_EQ(reread.grid.lo, config.grid.lo);
   EXPECT_EQ(reread.time.steps, config.time.steps);
   EXPECT_EQ(reread.time.cfl, config.time.cfl);
-  EXPECT_EQ(reread.hybrid.cpu_share.value, config.hybrid.cpu_share.value);
+  EXPECT_EQ(read_node_config(again).hybrid.cpu_share.value, read_node_config(deck).hybrid.cpu_share.value);
 }
 
 TEST(Deck, OverridesReplaceAndAddKeys) {
@@ -57,16 +58,16 @@ TEST(Deck, CpuShareCanDependOnTheHost) {
       "app: heat3d\ngrid: {cells: [8, 8, 8]}\ntime: {steps: 1}\n"
       "hybrid:\n  cpu_share: 0.2\n  cpu_share_by_host:\n    \"gpu-a*\": 0.1\n    \"cpu-*\": auto\n",
       "hosts.yaml");
-  const io::RunConfig config = io::read_run_config(deck);
-  EXPECT_EQ(config.hybrid.share_for("gpu-a017").value, 0.1);
-  EXPECT_TRUE(config.hybrid.share_for("cpu-3").automatic);
-  EXPECT_EQ(config.hybrid.share_for("login1").value, 0.2);
-  EXPECT_FALSE(config.hybrid.share_for("login1").automatic);
+  const HybridConfig hybrid = read_node_config(deck).hybrid;
+  EXPECT_EQ(hybrid.share_for("gpu-a017").value, 0.1);
+  EXPECT_TRUE(hybrid.share_for("cpu-3").automatic);
+  EXPECT_EQ(hybrid.share_for("login1").value, 0.2);
+  EXPECT_FALSE(hybrid.share_for("login1").automatic);
   io::Deck bad = io::Deck::parse(
       "app: heat3d\ngrid: {cells: [8, 8, 8]}\ntime: {steps: 1}\n"
       "hybrid:\n  cpu_share_by_host:\n    \"gpu-*\": 2\n", "hosts.yaml");
   try {
-    io::read_run_config(bad);
+    read_node_config(bad);
     ADD_FAILURE() << "a share of 2 was accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()), "hosts.yaml:6: hybrid.cpu_share_by_host.gpu-*: must be in [0, 1] or auto");

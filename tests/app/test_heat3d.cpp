@@ -24,7 +24,7 @@ heat3d::ErrorNorms error_at(int n, MPI_Comm comm) {
   grid.hi = {1.0, 0.5, 1.5};
   const Decomposition decomposition(comm, box_of_size(grid.cells[0], grid.cells[1], grid.cells[2]),
                                     {0, 0, 0}, {false, false, false});
-  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{0.5}, decomposition, io::HaloConfig{}, HybridSettings{});
+  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{0.5}, decomposition, HaloConfig{}, HybridSettings{});
   TimeLoopSettings settings;
   settings.end_time = 0.02;
   settings.cfl = 0.5;
@@ -59,7 +59,7 @@ TYPED_TEST(Heat3dTest, DecaysLikeTheDiscreteEigenmode) {
                                     {false, false, false});
   const double alpha = 0.7;
   heat3d::Heat3d<TypeParam, TypeParam> heat(grid, heat3d::HeatParams{alpha}, decomposition,
-                                            io::HaloConfig{}, HybridSettings{});
+                                            HaloConfig{}, HybridSettings{});
   const double dt = 0.9 * heat.stable_dt();
   Timers timers;
   const int steps = 40;

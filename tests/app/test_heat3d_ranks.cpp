@@ -15,7 +15,7 @@ TYPED_TEST_SUITE(Heat3dRanks, test::ExecSpaces);
 
 template <class Exec>
 auto run_heat(MPI_Comm comm, const io::GridConfig& grid, std::array<int, 3> dims,
-              const io::HaloConfig& halo, double cpu_share, int steps) {
+              const HaloConfig& halo, double cpu_share, int steps) {
   const Decomposition decomposition(comm, box_of_size(grid.cells[0], grid.cells[1], grid.cells[2]),
                                     dims, grid.periodic);
   const int depth = std::max(1, halo.width);
@@ -42,7 +42,7 @@ TYPED_TEST(Heat3dRanks, BitIdenticalToOneRank) {
       for (int width = 1; width <= 3; ++width)
         for (bool overlap : {true, false})
         for (double share : {0.0, 0.1, 0.5, 0.9, 1.0}) {
-          const io::HaloConfig halo{width, overlap, "off"};
+          const HaloConfig halo{width, overlap, GpuAwareMode::Off};
           const auto u = run_heat<TypeParam>(MPI_COMM_WORLD, grid, ranks.dims, halo, share, steps);
           const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(21, 18, 25), ranks.dims,
                                             periodic);

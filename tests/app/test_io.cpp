@@ -52,7 +52,7 @@ TEST(FieldOutput, FileHoldsTheInMemoryFieldAndXdmfDescribesIt) {
                                       {false, false, false});
     HybridSettings hybrid;
     hybrid.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, 1);
-    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{}, hybrid);
+    heat3d::Heat3d<> heat(grid, heat3d::HeatParams{1.0}, decomposition, HaloConfig{}, hybrid);
     Timers timers;
     for (int s = 0; s < 5; ++s) heat.advance(0.0, 0.2 * heat.stable_dt(), timers);
     io::FieldOutput output(MPI_COMM_WORLD, grid, decomposition.local(), dir, "heat", "app: heat3d\n");

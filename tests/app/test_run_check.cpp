@@ -7,6 +7,7 @@
 #include "framework/MachineModel.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -294,7 +295,8 @@ TEST(DeckSchema, EveryKeyARunReadsIsDeclared) {
     io::Deck deck = io::Deck::load(path, {"hybrid.cpu_share_by_host={\"gpu-*\": auto}"},
                                    deck_formats());
     io::RunConfig config = io::read_run_config(deck);
-    read_app(deck, config);
+    NodeConfig node = read_node_config(deck);
+    read_app(deck, config, node);
     walk(walk, YAML::Load(deck.resolved()), "");
   }
   EXPECT_GE(keys, 25u * decks.size());

@@ -103,7 +103,7 @@ constexpr int heat_steps = 19;
 
 AppResult run_heat(MPI_Comm comm, const AppCase& c) {
   const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
-  heat3d::Heat3d<> heat(app_grid(c), heat3d::HeatParams{0.8}, decomposition, io::HaloConfig{},
+  heat3d::Heat3d<> heat(app_grid(c), heat3d::HeatParams{0.8}, decomposition, HaloConfig{},
                         app_hybrid(c, decomposition));
   // No symmetry about any wall.
   heat.load_field("u", decomposition.local(), test::coupled_initial_block(decomposition.local(), 0));
@@ -130,7 +130,7 @@ constexpr int cardiac_s2_step = 7;  // steps done when S2 fires
 AppResult run_cardiac(MPI_Comm comm, const AppCase& c) {
   const Decomposition decomposition(comm, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims, c.periodic);
   const cardiac::CardiacParams params = cardiac_params(c);
-  cardiac::Cardiac<> model(app_grid(c), params, decomposition, io::HaloConfig{}, app_hybrid(c, decomposition));
+  cardiac::Cardiac<> model(app_grid(c), params, decomposition, HaloConfig{}, app_hybrid(c, decomposition));
   return run_app(model, decomposition, cardiac_steps, cardiac_dt(c, params), {"e", "r"});
 }
 

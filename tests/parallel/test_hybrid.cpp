@@ -44,7 +44,7 @@ HostBlock run(MPI_Comm comm, std::array<int, 3> dims, const HybridSettings& hybr
   grid.cells = cells;
   const Decomposition decomposition(comm, box_of_size(cells[0], cells[1], cells[2]), dims,
                                     {false, false, false});
-  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{1.0}, decomposition, io::HaloConfig{},
+  heat3d::Heat3d<Exec, Exec> heat(grid, heat3d::HeatParams{1.0}, decomposition, HaloConfig{},
                                   hybrid);
   const double dt = 0.9 * heat.stable_dt();
   Timers timers;

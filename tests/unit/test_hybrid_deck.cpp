@@ -4,8 +4,8 @@
 // the tune cache key.
 #include "framework/MachineModel.hpp"
 #include "io/Deck.hpp"
-#include "io/RunConfig.hpp"
 #include "node-hybrid/HybridDeck.hpp"
+#include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <gtest/gtest.h>
@@ -15,9 +15,9 @@
 namespace strata {
 namespace {
 
-io::RunConfig config_of(const std::string& extra) {
+NodeConfig config_of(const std::string& extra) {
   io::Deck deck = io::Deck::parse("app: heat3d\ngrid: {cells: [40, 30, 20]}\ntime: {steps: 10}\n" + extra, "test.yaml");
-  return io::read_run_config(deck);
+  return read_node_config(deck);
 }
 
 TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
@@ -55,14 +55,15 @@ TEST(HybridDeck, SmallestBoxOfARankGrid) {
 
 TEST(HybridDeck, FirstSplitIsThisHostsShareRounded) {
   const Box local = box_of_size(8, 8, 40);
-  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.25}\n"), local, 2), 10);
-  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: auto}\n"), local, 2), 20);
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.25}\n").hybrid, local, 2), 10);
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: auto}\n").hybrid, local, 2), 20);
   // A slab thinner than its ghost layers is no slab: 1 plane rounds to none.
-  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n"), local, 2), round_host_planes(40, 0.03, 2));
-  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n"), local, 2), 0);
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n").hybrid, local, 2),
+            round_host_planes(40, 0.03, 2));
+  EXPECT_EQ(initial_host_planes(config_of("hybrid: {cpu_share: 0.03}\n").hybrid, local, 2), 0);
   // A host pattern matching this node takes precedence over cpu_share.
-  const io::RunConfig by_host =
-      config_of("hybrid: {cpu_share: 0.25, cpu_share_by_host: {'" + host_name() + "': 0.5}}\n");
+  const HybridConfig by_host =
+      config_of("hybrid: {cpu_share: 0.25, cpu_share_by_host: {'" + host_name() + "': 0.5}}\n").hybrid;
   EXPECT_EQ(initial_host_planes(by_host, local, 2), 20);
 }
 

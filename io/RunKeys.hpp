@@ -1,7 +1,8 @@
 #pragma once
-//! \file FrameworkKeys.hpp
-//! The framework's deck keys (every section but the apps'), each declared
-//! once; io/RunConfig.cpp reads them, the deck schema documents them.
+//! \file RunKeys.hpp
+//! The keys of the run's own sections (app, grid, time, output, checkpoint,
+//! report, decomposition), each declared once; io/RunConfig.cpp reads them,
+//! the deck schema documents them.
 
 #include "io/DeckKey.hpp"
 
@@ -16,13 +17,8 @@ extern const DeckKey output_report_every, output_write_every, output_dir, output
 extern const DeckKey checkpoint_every, checkpoint_dir;
 extern const DeckKey report_json, report_csv;
 extern const DeckKey decomposition_dims;
-extern const DeckKey halo_width, halo_overlap, halo_gpu_aware_mpi;
-extern const DeckKey hybrid_cpu_share, hybrid_cpu_share_by_host, hybrid_tune_cache, hybrid_rebalance_every,
-    hybrid_device_memory;
-extern const DeckKey time_tiling_steps, time_tiling_tile, time_tiling_device;
-extern const DeckKey chain_tiling_planes;
 
 //! All of the above, in the order the reference lists them.
-std::vector<DeckKey> framework_keys();
+std::vector<DeckKey> run_keys();
 
 }  // namespace strata::io::keys
