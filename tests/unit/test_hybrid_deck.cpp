@@ -1,15 +1,18 @@
-// What a deck's halo, hybrid and time_tiling sections make of a rank's
-// node-hybrid set-up (node-hybrid/HybridDeck.hpp), which a run and
+// What a deck's node sections (halo, hybrid, time_tiling, chain_tiling,
+// node-hybrid/NodeConfig.hpp) are read into, and what they make of a
+// rank's node-hybrid set-up (node-hybrid/HybridDeck.hpp), which a run and
 // `strata --check` share: cycle steps, ghost layers, the first split and
 // the tune cache key.
 #include "framework/MachineModel.hpp"
 #include "io/Deck.hpp"
+#include "io/RunKeys.hpp"
 #include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 namespace strata {
@@ -18,6 +21,30 @@ namespace {
 NodeConfig config_of(const std::string& extra) {
   io::Deck deck = io::Deck::parse("app: heat3d\ngrid: {cells: [40, 30, 20]}\ntime: {steps: 10}\n" + extra, "test.yaml");
   return read_node_config(deck);
+}
+
+TEST(HybridDeck, NodeSectionsReadByTheirOwnersWithTheirDefaults) {
+  const NodeConfig node = config_of("halo: {gpu_aware_mpi: off}\nchain_tiling: {planes: 4}\n");
+  EXPECT_EQ(node.halo.width, HaloConfig{}.width);
+  EXPECT_EQ(node.halo.overlap, HaloConfig{}.overlap);
+  EXPECT_EQ(node.halo.gpu_aware_mpi, GpuAwareMode::Off);
+  EXPECT_EQ(config_of("").halo.gpu_aware_mpi, GpuAwareMode::Auto);
+  EXPECT_FALSE(node.hybrid.cpu_share.automatic);
+  EXPECT_EQ(node.hybrid.rebalance_every, HybridConfig{}.rebalance_every);
+  EXPECT_TRUE(node.time_tiling.automatic);
+  EXPECT_EQ(node.chain_tiling.planes, 4);
+  EXPECT_FALSE(config_of("").chain_tiling.planes);  // auto
+  // Each key is declared by one owner: the node's sections here, the run's in io/.
+  const std::set<std::string> node_sections{"halo", "hybrid", "time_tiling", "chain_tiling"};
+  std::set<std::string> paths;
+  for (const io::DeckKey& key : node_keys()) {
+    EXPECT_EQ(node_sections.count(key.path.substr(0, key.path.find('.'))), 1u) << key.path;
+    EXPECT_TRUE(paths.insert(key.path).second) << key.path;
+  }
+  for (const io::DeckKey& key : io::keys::run_keys()) {
+    EXPECT_EQ(node_sections.count(key.path.substr(0, key.path.find('.'))), 0u) << key.path;
+    EXPECT_TRUE(paths.insert(key.path).second) << key.path;
+  }
 }
 
 TEST(HybridDeck, CycleStepsUntiledFixedAndAuto) {
