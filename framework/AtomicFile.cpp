@@ -3,6 +3,8 @@
 #include "framework/Error.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -49,6 +51,19 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
   if (::close(fd) != 0) throw_write_failed(temporary, path);
   if (const int reason = rename_failure(temporary, path)) throw_rename_failed(temporary, path, reason);
+}
+
+void append_table_row(const std::string& path, const std::string& header, const std::string& row) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT, 0666);
+  if (fd < 0) throw Error(path + ": cannot open the results table for appending: " + std::strerror(errno));
+  const bool locked = ::flock(fd, LOCK_EX) == 0;
+  struct stat status {};
+  const bool is_new = ::fstat(fd, &status) == 0 && status.st_size == 0;
+  const std::string text = (is_new ? header + "\n" : std::string()) + row + "\n";
+  const bool written = ::write(fd, text.data(), text.size()) == ssize_t(text.size());
+  if (locked) ::flock(fd, LOCK_UN);
+  ::close(fd);
+  if (!written) throw Error(path + ": cannot append to the results table");
 }
 
 std::string cannot_create_files_in(const std::string& dir) {

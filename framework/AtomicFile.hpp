@@ -15,6 +15,14 @@ namespace strata {
 //! naming the file that failed.
 void write_file_atomically(const std::string& path, const std::string& text);
 
+//! Appends the line `row` to the table at `path`, writing the line `header`
+//! first where the file is new or empty. Runs appending to one table at
+//! once (a scaling study's jobs) each add one whole line and never write
+//! the header twice: the file is locked while it is read and appended to
+//! (where the file system has no locks, lines still land whole). Throws
+//! Error naming the file that failed.
+void append_table_row(const std::string& path, const std::string& header, const std::string& row);
+
 //! Why no file can be created in the existing directory `dir`, in the OS's
 //! words ("Permission denied", "Read-only file system", "Not a directory"),
 //! or "" when one can: a probe file is created there and removed.

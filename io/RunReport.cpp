@@ -25,21 +25,7 @@ namespace {
 std::string join(const std::vector<std::string>& cells) {
   std::string line;
   for (std::size_t n = 0; n < cells.size(); ++n) line += (n ? "," : "") + cells[n];
-  return line + "\n";
-}
-
-// Appends one CSV row, writing `header` first when the file is new; a row is
-// written with one call, so concurrent runs appending to one table interleave
-// whole lines.
-void append_csv_row(const std::string& path, const std::vector<std::string>& header,
-                    const std::vector<std::string>& row) {
-  const bool is_new = !std::filesystem::exists(path) || std::filesystem::file_size(path) == 0;
-  const std::string text = (is_new ? join(header) : "") + join(row);
-  std::FILE* file = std::fopen(path.c_str(), "a");
-  if (!file) throw Error(path + ": cannot open the results table for appending");
-  const bool ok = std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  std::fclose(file);
-  if (!ok) throw Error(path + ": cannot append to the results table");
+  return line;
 }
 
 // Why `path` could not be written (replaced whole, or `appended` to), or nothing.
@@ -167,15 +153,15 @@ void write_run_reports(const RunConfig& config, const Deck& deck, const Decompos
       std::snprintf(s, sizeof s, "%.6g", v);
       return std::string(s);
     };
-    append_csv_row(
+    append_table_row(
         config.report.csv,
-        {"app", "ranks", "nx", "ny", "nz", "steps", "wall_s", "s_per_step", "cells_per_s",
-         "cpu_share_rank0", "halo_wait_max_s"},
-        {config.app, std::to_string(d.size()), std::to_string(config.grid.cells[X]),
-         std::to_string(config.grid.cells[Y]), std::to_string(config.grid.cells[Z]),
-         std::to_string(r.steps_run), text(r.wall_seconds),
-         text(r.steps_run ? r.wall_seconds / r.steps_run : 0.0), text(r.cells_per_second),
-         text(all[0]), text(wait)});
+        join({"app", "ranks", "nx", "ny", "nz", "steps", "wall_s", "s_per_step", "cells_per_s",
+              "cpu_share_rank0", "halo_wait_max_s"}),
+        join({config.app, std::to_string(d.size()), std::to_string(config.grid.cells[X]),
+              std::to_string(config.grid.cells[Y]), std::to_string(config.grid.cells[Z]),
+              std::to_string(r.steps_run), text(r.wall_seconds),
+              text(r.steps_run ? r.wall_seconds / r.steps_run : 0.0), text(r.cells_per_second), text(all[0]),
+              text(wait)}));
   }
 }
 
