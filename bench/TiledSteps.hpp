@@ -15,6 +15,7 @@
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/HostTileShape.hpp"
+#include "framework/MachineModel.hpp"
 #include "framework/MixBits.hpp"
 #include "framework/Region.hpp"
 #include "framework/StepUpdate.hpp"
@@ -216,8 +217,8 @@ std::uint64_t tiled_checksum(WalledState<Update>& s, const Update& update, const
 //! cycles timed one by one, as a run times its first cycles.
 template <class Update>
 TilingTuner measure_tilings(WalledState<Update>& state, const Update& update) {
-  TilingTuner tuner({tiled_depths.begin(), tiled_depths.end()},
-                    host_tile_rows(state.owned().extent(Y)), {first_tiled_steps, first_host_tile_rows});
+  TilingTuner tuner({tiled_depths.begin(), tiled_depths.end()}, host_tile_rows(state.owned().extent(Y), host_threads()),
+                    {first_tiled_steps, first_host_tile_rows});
   while (tuner.tuning()) {
     const TilingChoice c = tuner.current();
     const TiledCycle<Update::fields> cycle = state.cycle(c.steps, host_tile(state.owned(), c.rows, Update::reach));

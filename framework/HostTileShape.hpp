@@ -14,15 +14,17 @@
 
 namespace strata {
 
-//! The bands worth measuring on a box of `ny` rows: 8, 16, 32, ... rows
-//! while they cut the box at least in two, and all of them. (Bands fewer
-//! than the threads leave threads idle, which the measurement shows; the
-//! bands cannot depend on a rank's threads, as every rank must search
-//! alike.)
-inline std::vector<int> host_tile_rows(int ny) {
+//! The bands worth measuring on a box of `ny` rows shared by `threads`
+//! threads: 8, 16, 32, ... rows while they cut the box at least in two,
+//! and all of them, but none that makes fewer bands than threads (it would
+//! leave threads idle; the narrowest stays where every one would). Every
+//! rank must search alike: `threads` is the same on all.
+inline std::vector<int> host_tile_rows(int ny, int threads) {
   std::vector<int> rows;
   for (int r = 8; 2 * r <= ny; r *= 2) rows.push_back(r);
   rows.push_back(std::max(ny, 1));
+  const auto bands = [ny](int r) { return (ny + r - 1) / r; };
+  while (rows.size() > 1 && bands(rows.back()) < threads) rows.pop_back();
   return rows;
 }
 

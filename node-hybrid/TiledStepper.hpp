@@ -15,6 +15,7 @@
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/HostTileShape.hpp"
+#include "framework/MachineModel.hpp"
 #include "framework/ReduceOverCells.hpp"
 #include "framework/StreamedTiles.hpp"
 #include "framework/StepUpdate.hpp"
@@ -169,14 +170,17 @@ class TiledStepper {
   }
 
   // The host tile rows to measure: the same on every rank, from what every
-  // rank knows alike (each clamps them to its own box), so that every rank
-  // searches alike; none where the deck gives the tile. Untiled, a rank
-  // without remote faces still steps in one-step cycles, whose bands only
-  // share the work out (nothing is computed twice at one step).
+  // rank knows alike (each clamps them to its own box; the fewest host
+  // threads of any rank), so that every rank searches alike; none where
+  // the deck gives the tile. Untiled, a rank without remote faces still
+  // steps in one-step cycles, whose bands only share the work out (nothing
+  // is computed twice at one step). Collective where tiled.
   std::vector<int> tile_rows() const {
     if (settings_.tiling.tile[0] > 0) return {0};
     if (!tiled()) return {first_host_tile_rows};
-    return host_tile_rows(decomposition_.global().extent(Y) / decomposition_.dims()[Y]);
+    std::array<double, 1> threads{double(host_threads())};
+    allreduce_over_ranks<Min>(threads, decomposition_.comm());
+    return host_tile_rows(decomposition_.global().extent(Y) / decomposition_.dims()[Y], int(threads[0]));
   }
 
   // Every rank cycles alike: an earlier run's choice is taken only where

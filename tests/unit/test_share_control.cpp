@@ -339,11 +339,17 @@ TEST(TilingTuner, AMeasurementEndsAfterItsWarmUpCycleAndItsSteps) {
   EXPECT_TRUE(tuner.ends_measurement(2));  // its warm-up
 }
 
-TEST(HostTileShape, BandsOfRowsUpToTheWholeBox) {
-  EXPECT_EQ(host_tile_rows(256), (std::vector<int>{8, 16, 32, 64, 128, 256}));
-  EXPECT_EQ(host_tile_rows(100), (std::vector<int>{8, 16, 32, 100}));
-  EXPECT_EQ(host_tile_rows(17), (std::vector<int>{8, 17}));
-  EXPECT_EQ(host_tile_rows(9), (std::vector<int>{9}));
+TEST(HostTileShape, BandsOfRowsUpToTheWholeBoxAndNoFewerThanThreads) {
+  EXPECT_EQ(host_tile_rows(256, 1), (std::vector<int>{8, 16, 32, 64, 128, 256}));
+  EXPECT_EQ(host_tile_rows(100, 1), (std::vector<int>{8, 16, 32, 100}));
+  EXPECT_EQ(host_tile_rows(17, 1), (std::vector<int>{8, 17}));
+  EXPECT_EQ(host_tile_rows(9, 1), (std::vector<int>{9}));
+  // A band per thread at least: 2 threads take no 256-row band of 256 rows,
+  // 3 threads no 128-row one (2 bands), and 64 threads keep the narrowest.
+  EXPECT_EQ(host_tile_rows(256, 2), (std::vector<int>{8, 16, 32, 64, 128}));
+  EXPECT_EQ(host_tile_rows(256, 3), (std::vector<int>{8, 16, 32, 64}));
+  EXPECT_EQ(host_tile_rows(100, 4), (std::vector<int>{8, 16, 32}));
+  EXPECT_EQ(host_tile_rows(100, 64), (std::vector<int>{8}));
   EXPECT_EQ(host_tile(box_of_size(40, 30, 9), 64, 1), (TileShape{40, 30}));
   EXPECT_EQ(host_tile(box_of_size(40, 30, 9), 1, 2), (TileShape{40, 2}));
 }
