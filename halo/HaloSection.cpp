@@ -1,5 +1,7 @@
 #include "halo/HaloSection.hpp"
 
+#include "framework/Error.hpp"
+
 #include <string>
 
 namespace strata {

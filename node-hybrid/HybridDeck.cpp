@@ -59,6 +59,13 @@ std::string tune_key_suffix(const std::string& app, const Box& local, int layers
   return machine.str();
 }
 
+std::string tiling_tune_key(const ShareSpec& share, const TimeTilingSettings& tiling, const std::string& machine) {
+  return "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) + " steps" +
+         (tiling.automatic ? "<=" : "=") + std::to_string(tiling.steps) + " tile=" + std::to_string(tiling.tile[0]) +
+         "x" + std::to_string(tiling.tile[1]) + (tiling.device == DeviceCycle::StreamedTiles ? " device=tiles" : "") +
+         machine;
+}
+
 int initial_host_planes(const HybridConfig& hybrid, const Box& local, int layers) {
   const ShareSpec share = hybrid.share_for(host_name());
   return round_host_planes(local.extent(Z), share.automatic ? 0.5 : share.value, layers);
@@ -83,11 +90,7 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   }
   if (tiling.tiled()) {
     hybrid.tiling = tiling;
-    // The split changes what is fastest: a fixed share is part of the key.
-    const std::string key = "tiling share=" + (share.automatic ? std::string("auto") : std::to_string(share.value)) +
-                            " steps" + (tiling.automatic ? "<=" : "=") + std::to_string(tiling.steps) +
-                            " tile=" + std::to_string(tiling.tile[0]) + "x" + std::to_string(tiling.tile[1]) +
-                            (tiling.device == DeviceCycle::StreamedTiles ? " device=tiles" : "") + machine;
+    const std::string key = tiling_tune_key(share, tiling, machine);
     if (const auto entry = cache.lookup(key)) hybrid.cached_tiling = TilingChoice{entry->value, entry->rows};
     hybrid.on_tiling_chosen = [cache, key](const TilingChoice& c, double seconds) {
       cache.store(key, TuneEntry{c.steps, seconds, c.rows});

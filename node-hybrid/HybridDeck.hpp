@@ -41,6 +41,11 @@ std::string host_name();
 //! spaces, CPU and GPU models, versions.
 std::string tune_key_suffix(const std::string& app, const Box& local, int layers);
 
+//! The tune cache key of the time tiling a run of `tiling` chooses on a
+//! rank whose CPU share is `share` (the split changes what is fastest),
+//! `machine` from tune_key_suffix.
+std::string tiling_tune_key(const ShareSpec& share, const TimeTilingSettings& tiling, const std::string& machine);
+
 //! The host slab's planes of a rank's box `local` at the start of a run:
 //! this host's CPU share in `hybrid` (auto: half, the tuner's start),
 //! rounded so that a slab holds `layers` ghost layers.

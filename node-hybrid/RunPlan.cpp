@@ -365,18 +365,27 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const NodeConfig& no
   volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
   volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
-  const int layers = halo_layers(
-      node.halo, cycle_steps(node, smallest, domain.reach, int(domain.fields.size())), domain.reach);
-  const auto tuned = TuneCache(node.hybrid.tune_cache)
-                         .lookup("share" + tune_key_suffix(config.app, largest_box, layers));
+  // The keys the run builds for its box: the tuned split's, else the tiling's.
+  TimeTilingSettings tiling = node.time_tiling;
+  tiling.steps = cycle_steps(node, smallest, domain.reach, int(domain.fields.size()));
+  const std::string machine =
+      tune_key_suffix(config.app, largest_box, halo_layers(node.halo, tiling.steps, domain.reach));
+  const TuneCache cache(node.hybrid.tune_cache);
+  std::string what = "the tuned split of this box measured on this machine";
+  auto tuned = cache.lookup("share" + machine);
+  if (!tuned && tiling.tiled()) {
+    tuned = cache.lookup(tiling_tune_key(share, tiling, machine));
+    if (tuned)
+      what = "the time tiling chosen for this box on this machine, k=" + std::to_string(tuned->value) +
+             (tuned->rows > 0 ? " with " + std::to_string(tuned->rows) + "-row host tiles" : std::string());
+  }
   if (tuned) {
-    out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step)
-        << " (the tuned split of this box measured on this machine, tune cache)";
+    out << "  estimated time per step: " << seconds_text(tuned->seconds_per_step) << " (" << what << ", tune cache)";
     if (steps) out << ", " << seconds_text(tuned->seconds_per_step * *steps) << " for the run";
     out << "\n";
   } else {
     out << "  estimated time per step: none (no tune cache entry for this box on this machine; a run with "
-           "hybrid.cpu_share: auto records one)\n";
+           "hybrid.cpu_share: auto or time_tiling.steps: auto records one)\n";
   }
 }
 

@@ -98,7 +98,7 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
   if (test::world_rank() == 0) {
     EXPECT_EQ(line_of(before.out, "estimated"),
               "estimated time per step: none (no tune cache entry for this box on this machine; a run with "
-              "hybrid.cpu_share: auto records one)");
+              "hybrid.cpu_share: auto or time_tiling.steps: auto records one)");
     // What a tuned run on rank 0's box (15x11x10, one ghost layer) would have stored.
     const Box largest = box_of_size(15, 11, 10);
     const std::string key = "share" + tune_key_suffix("heat3d", largest, 1);
@@ -140,6 +140,34 @@ TEST(RunCheck, FindsTheSplitARunOfTheDeckTuned) {
   ASSERT_EQ(plan.code, 0) << plan.err;
   if (test::world_rank() == 0) {
     EXPECT_NE(line_of(plan.out, "estimated").find("(the tuned split of this box measured on this machine, tune cache)"),
+              std::string::npos)
+        << plan.out;
+    std::filesystem::remove_all(cache);
+  }
+}
+
+// Without a tuned split, --check finds the time tiling a run of the deck
+// chose and stored (the key built by one function, tiling_tune_key).
+TEST(RunCheck, FindsTheTilingARunOfTheDeckChose) {
+  const std::string cache = "/tmp/strata-check-tiled-np" + std::to_string(test::world_size());
+  const std::vector<std::string> deck{data_dir + "/decks/good/small_heat.yaml", "--set", "grid.cells=[15,11,10]",
+                                      "--set", "time.end_time=~", "--set", "hybrid.tune_cache=" + cache};
+  if (test::world_rank() == 0) {
+    std::filesystem::remove_all(cache);
+    std::vector<std::string> run = deck;
+    run.insert(run.end(), {"--set", "time.steps=600", "--set", "output.report_every=0", "--set", "report.json="});
+    const DriverRun tiled = test::run_driver(MPI_COMM_SELF, run);
+    EXPECT_EQ(tiled.code, 0) << tiled.err;
+    EXPECT_NE(tiled.out.find("candidates measured here"), std::string::npos) << tiled.out;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  std::vector<std::string> check{"--check"};
+  check.insert(check.end(), deck.begin(), deck.end());
+  check.insert(check.end(), {"--ranks", "1", "--set", "time.steps=20"});
+  const DriverRun plan = run_driver(check);
+  ASSERT_EQ(plan.code, 0) << plan.err;
+  if (test::world_rank() == 0) {
+    EXPECT_NE(line_of(plan.out, "estimated").find("(the time tiling chosen for this box on this machine, k="),
               std::string::npos)
         << plan.out;
     std::filesystem::remove_all(cache);
