@@ -16,7 +16,7 @@ NodeConfig read_node_config(io::Deck& deck) {
 
 std::vector<io::DeckKey> node_keys() {
   std::vector<io::DeckKey> keys = halo_keys();
-  for (auto section : {hybrid_keys(), tiling_keys()}) keys.insert(keys.end(), section.begin(), section.end());
+  for (const auto& section : {hybrid_keys(), tiling_keys()}) keys.insert(keys.end(), section.begin(), section.end());
   return keys;
 }
 

@@ -116,21 +116,22 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
   if (test::world_rank() == 0) std::filesystem::remove_all(cache);
 }
 
-// --check finds the split a run of the same deck tuned and stored: both
-// build the tune key with one function (the run on rank 0 alone, the box
-// one rank holds).
-TEST(RunCheck, FindsTheSplitARunOfTheDeckTuned) {
-  const std::string cache = "/tmp/strata-check-tuned-np" + std::to_string(test::world_size());
-  const std::vector<std::string> deck{data_dir + "/decks/good/small_heat.yaml", "--set", "grid.cells=[15,11,10]",
-                                      "--set", "time.end_time=~", "--set", "hybrid.cpu_share=auto",
-                                      "--set", "hybrid.tune_cache=" + cache};
+// A run of the small deck on `cells` with `sets` on rank 0 alone (the box
+// one rank holds) stores what it tuned in `cache`, its output holding
+// `run_says`; --check of the same deck on every rank count finds it: its
+// estimate holds `check_says`. Both build the tune keys with one function.
+void expect_check_finds_what_a_run_stored(const std::string& cache, const std::vector<std::string>& sets,
+                                          const std::string& run_says, const std::string& check_says) {
+  std::vector<std::string> deck{data_dir + "/decks/good/small_heat.yaml", "--set", "grid.cells=[15,11,10]",
+                                "--set", "time.end_time=~", "--set", "hybrid.tune_cache=" + cache};
+  deck.insert(deck.end(), sets.begin(), sets.end());
   if (test::world_rank() == 0) {
     std::filesystem::remove_all(cache);
     std::vector<std::string> run = deck;
     run.insert(run.end(), {"--set", "time.steps=600", "--set", "output.report_every=0", "--set", "report.json="});
     const DriverRun tuned = test::run_driver(MPI_COMM_SELF, run);
     EXPECT_EQ(tuned.code, 0) << tuned.err;
-    EXPECT_NE(tuned.out.find(" planes; tuned"), std::string::npos) << tuned.out;
+    EXPECT_NE(tuned.out.find(run_says), std::string::npos) << tuned.out;
   }
   MPI_Barrier(MPI_COMM_WORLD);
   std::vector<std::string> check{"--check"};
@@ -139,39 +140,24 @@ TEST(RunCheck, FindsTheSplitARunOfTheDeckTuned) {
   const DriverRun plan = run_driver(check);
   ASSERT_EQ(plan.code, 0) << plan.err;
   if (test::world_rank() == 0) {
-    EXPECT_NE(line_of(plan.out, "estimated").find("(the tuned split of this box measured on this machine, tune cache)"),
-              std::string::npos)
-        << plan.out;
+    EXPECT_NE(line_of(plan.out, "estimated").find(check_says), std::string::npos) << plan.out;
     std::filesystem::remove_all(cache);
   }
 }
 
+// --check finds the split a run of the same deck tuned and stored.
+TEST(RunCheck, FindsTheSplitARunOfTheDeckTuned) {
+  expect_check_finds_what_a_run_stored("/tmp/strata-check-tuned-np" + std::to_string(test::world_size()),
+                                       {"--set", "hybrid.cpu_share=auto"}, " planes; tuned",
+                                       "(the tuned split of this box measured on this machine, tune cache)");
+}
+
 // Without a tuned split, --check finds the time tiling a run of the deck
-// chose and stored (the key built by one function, tiling_tune_key).
+// chose and stored (tiling_tune_key).
 TEST(RunCheck, FindsTheTilingARunOfTheDeckChose) {
-  const std::string cache = "/tmp/strata-check-tiled-np" + std::to_string(test::world_size());
-  const std::vector<std::string> deck{data_dir + "/decks/good/small_heat.yaml", "--set", "grid.cells=[15,11,10]",
-                                      "--set", "time.end_time=~", "--set", "hybrid.tune_cache=" + cache};
-  if (test::world_rank() == 0) {
-    std::filesystem::remove_all(cache);
-    std::vector<std::string> run = deck;
-    run.insert(run.end(), {"--set", "time.steps=600", "--set", "output.report_every=0", "--set", "report.json="});
-    const DriverRun tiled = test::run_driver(MPI_COMM_SELF, run);
-    EXPECT_EQ(tiled.code, 0) << tiled.err;
-    EXPECT_NE(tiled.out.find("candidates measured here"), std::string::npos) << tiled.out;
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  std::vector<std::string> check{"--check"};
-  check.insert(check.end(), deck.begin(), deck.end());
-  check.insert(check.end(), {"--ranks", "1", "--set", "time.steps=20"});
-  const DriverRun plan = run_driver(check);
-  ASSERT_EQ(plan.code, 0) << plan.err;
-  if (test::world_rank() == 0) {
-    EXPECT_NE(line_of(plan.out, "estimated").find("(the time tiling chosen for this box on this machine, k="),
-              std::string::npos)
-        << plan.out;
-    std::filesystem::remove_all(cache);
-  }
+  expect_check_finds_what_a_run_stored("/tmp/strata-check-tiled-np" + std::to_string(test::world_size()), {},
+                                       "candidates measured here",
+                                       "(the time tiling chosen for this box on this machine, k=");
 }
 
 TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
