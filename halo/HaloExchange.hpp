@@ -40,11 +40,12 @@ class HaloExchange {
 
   //! Messages `width` layers deep for fields placed as `fields` says
   //! (framework/Stagger.hpp); `device_messages`: messages in device memory,
-  //! handed to MPI directly (halo/GpuAwareMpi.hpp). Partition before start().
+  //! handed to MPI directly (halo/GpuAwareMpi.hpp); `staging`: how the
+  //! partitions reach them (halo/HaloPacker.hpp). Partition before start().
   //! Throws HaloWidthError when a rank owns fewer than `width` cells along an axis.
   HaloExchange(const Decomposition& decomposition, int width, HaloShape shape, const std::vector<Stagger>& fields,
-               bool device_messages = false)
-      : messages_(decomposition, width, shape, fields, device_messages) {}
+               bool device_messages = false, MessageStaging staging = MessageStaging::Auto)
+      : messages_(decomposition, width, shape, fields, device_messages), staging_(staging) {}
 
   //! (Re)assigns the rank's planes to the partitions, each with `ghosts`
   //! ghost layers, computed on `execs`; empty partitions take no part.
@@ -101,7 +102,8 @@ class HaloExchange {
   template <class Execs, std::size_t... P>
   void partition_each(const Cuts& cuts, int ghosts, const Execs& execs, std::index_sequence<P...>) {
     ((cuts[P] < cuts[P + 1]
-          ? (void)std::get<P>(packers_).emplace(messages_, cuts[P], cuts[P + 1], ghosts, std::get<P>(execs))
+          ? (void)std::get<P>(packers_).emplace(messages_, cuts[P], cuts[P + 1], ghosts, std::get<P>(execs),
+                                                staging_)
           : std::get<P>(packers_).reset()),
      ...);
   }
@@ -117,6 +119,7 @@ class HaloExchange {
   }
 
   HaloMessages messages_;
+  MessageStaging staging_;
   std::tuple<std::optional<HaloPacker<ExecSpaces>>...> packers_;
   std::tuple<FieldList<ExecSpaces>...> fields_;
 };

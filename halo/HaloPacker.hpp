@@ -4,12 +4,15 @@
 //! packs the slab's planes of every send box into the messages and unpacks
 //! the planes of every receive box that fall in the slab's allocated
 //! z-range. Kernels run on the slab's execution space (the host's cores for
-//! a device slab whose fields are host memory, one that streams); where that
-//! space cannot reach the message memory, pieces go through a scratch buffer
-//! in the slab's memory and one contiguous copy each.
+//! a device slab whose fields are host memory, one that streams). Where that
+//! space cannot reach the message memory, or would reach it only across a bus
+//! (a GPU's kernels and messages in pinned host memory), pieces are staged: packed
+//! into a buffer in the slab's memory and moved by asynchronous copies on the
+//! slab's instance, one per run of pieces that lie back to back in both.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/WorkCounts.hpp"
@@ -66,6 +69,13 @@ void with_message(const HaloMessages& messages, double* data, std::size_t size, 
 
 }  // namespace Impl
 
+//! Whether a packer stages its pieces through a buffer in its slab's memory.
+//! Auto stages where the slab's space cannot reach the messages, or reaches
+//! them only across a bus; Always and Never force a path (tests run the staged
+//! path on every space; halo_bench times both on a GPU). Never needs messages
+//! the slab's space can reach.
+enum class MessageStaging { Auto, Always, Never };
+
 template <class ExecSpace>
 class HaloPacker {
  public:
@@ -75,8 +85,8 @@ class HaloPacker {
   //! ghost layers; an empty range packs and unpacks nothing. The top slab
   //! of the rank also sends the shared top plane of z-staggered fields.
   HaloPacker(const HaloMessages& messages, int z_lo, int z_hi, int ghosts,
-             const ExecSpace& exec = ExecSpace())
-      : exec_(exec) {
+             const ExecSpace& exec = ExecSpace(), MessageStaging staging = MessageStaging::Auto)
+      : exec_(exec), staging_(staging) {
     const auto& neighbors = messages.neighbors();
     const int z_send_hi = z_hi == messages.local().hi[Z] ? z_hi + 1 : z_hi;
     std::size_t scratch = 0;
@@ -84,25 +94,30 @@ class HaloPacker {
       add_pieces(send_, n, neighbors[n].send, z_lo, z_send_hi, scratch);
       add_pieces(recv_, n, neighbors[n].recv, z_lo - ghosts, z_hi + ghosts, scratch);
     }
+    send_copies_ = copies_of(send_);
+    recv_copies_ = copies_of(recv_);
     scratch_ = Kokkos::View<double*, memory_space>("strata::halo_scratch", scratch);
+    STRATA_REQUIRE(staging != MessageStaging::Never || reaches(messages),
+                   "HaloPacker: " << ExecSpace::name() << " cannot reach the messages; they must be staged");
   }
 
   //! Packs this slab's planes of `fields` into the send messages (blocks until done).
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (send_.empty()) return;  // nothing queued, nothing to wait for
-    for (const Piece& p : send_) {
-      Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
-        const auto field = fields.at(p.field).cells();
-        if constexpr (accessible<decltype(message)>) {
-          with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
-            Impl::pack_box(exec, field, p.box, message, p.offset);
-          });
-        } else {
-          Impl::pack_box(exec_, field, p.box, scratch_, p.scratch);
-          Kokkos::deep_copy(exec_, range(message, p.offset, p.box.num_cells()),
-                            range(scratch_, p.scratch, p.box.num_cells()));
-        }
-      });
+    if (staged(fields, messages)) {
+      for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
+      for (const Copy& c : send_copies_)
+        Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
+          Kokkos::deep_copy(exec_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
+        });
+    } else {
+      for (const Piece& p : send_)
+        Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
+          if constexpr (accessible<decltype(message)>)
+            with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
+              Impl::pack_box(exec, fields.at(p.field).cells(), p.box, message, p.offset);
+            });
+        });
     }
     strata::fence(exec_);
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
@@ -114,19 +129,20 @@ class HaloPacker {
   //! host's cores unpack are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
-    for (const Piece& p : recv_) {
-      Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
-        const auto field = fields.at(p.field).cells();
-        if constexpr (accessible<decltype(message)>) {
-          with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
-            Impl::unpack_box(exec, field, p.box, message, p.offset);
-          });
-        } else {
-          Kokkos::deep_copy(exec_, range(scratch_, p.scratch, p.box.num_cells()),
-                            range(message, p.offset, p.box.num_cells()));
-          Impl::unpack_box(exec_, field, p.box, scratch_, p.scratch);
-        }
-      });
+    if (staged(fields, messages)) {
+      for (const Copy& c : recv_copies_)
+        Impl::with_message(messages, messages.recv_data(c.neighbor), c.message_size, [&](auto message) {
+          Kokkos::deep_copy(exec_, range(scratch_, c.scratch, c.count), range(message, c.offset, c.count));
+        });
+      for (const Piece& p : recv_) Impl::unpack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
+    } else {
+      for (const Piece& p : recv_)
+        Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
+          if constexpr (accessible<decltype(message)>)
+            with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
+              Impl::unpack_box(exec, fields.at(p.field).cells(), p.box, message, p.offset);
+            });
+        });
     }
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
@@ -143,9 +159,48 @@ class HaloPacker {
     std::int64_t scratch;       //!< start of the piece in the scratch buffer
   };
 
+  //! Pieces that follow one another both in a message and in the scratch
+  //! buffer (a slab's planes of consecutive fields for one neighbour), moved
+  //! by one copy.
+  struct Copy {
+    int neighbor;
+    std::int64_t offset, scratch, count;
+    std::size_t message_size;
+  };
+
   template <class Message>
   static constexpr bool accessible =
       Kokkos::SpaceAccessibility<ExecSpace, typename Message::memory_space>::accessible;
+
+  static bool reaches(const HaloMessages& messages) {
+    return messages.device_messages() ? accessible<Impl::MessageView<DeviceExecSpace::memory_space>>
+                                      : accessible<Impl::MessageView<PinnedHostSpace>>;
+  }
+
+  // Host messages (pinned on a GPU build) are staged for a slab whose
+  // kernels run on a GPU: they would reach every value across the bus.
+  bool staged(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) const {
+    if (staging_ != MessageStaging::Auto) return staging_ == MessageStaging::Always;
+    if (!reaches(messages)) return true;
+    return !messages.device_messages() && !runs_on_host<ExecSpace> && !in_host_memory(fields);
+  }
+
+  static std::vector<Copy> copies_of(const std::vector<Piece>& pieces) {
+    std::vector<Copy> copies;
+    for (const Piece& p : pieces) {
+      const std::int64_t count = p.box.num_cells();
+      if (!copies.empty()) {
+        Copy& last = copies.back();
+        if (last.neighbor == p.neighbor && last.offset + last.count == p.offset &&
+            last.scratch + last.count == p.scratch) {
+          last.count += count;
+          continue;
+        }
+      }
+      copies.push_back({p.neighbor, p.offset, p.scratch, count, p.message_size});
+    }
+    return copies;
+  }
 
   // Fields that are windows of host memory (a streamed device slab's, in
   // its rank's store: node-hybrid/RankStore.hpp).
@@ -191,7 +246,9 @@ class HaloPacker {
   }
 
   ExecSpace exec_;
+  MessageStaging staging_;
   std::vector<Piece> send_, recv_;
+  std::vector<Copy> send_copies_, recv_copies_;
   Kokkos::View<double*, memory_space> scratch_;
 };
 

@@ -24,7 +24,8 @@ const io::DeckKey halo_gpu_aware_mpi =
     io::DeckKey("halo.gpu_aware_mpi", K::String)
         .defaults(std::string(deck_word(HaloConfig{}.gpu_aware_mpi)))
         .or_words({deck_word(GpuAwareMode::Auto), deck_word(GpuAwareMode::On), deck_word(GpuAwareMode::Off)})
-        .means("hand device buffers to MPI directly; auto when the MPI library reports CUDA support; the "
+        .means("hand device buffers to MPI directly (otherwise a device slab packs into device memory and "
+               "copies each message to pinned host memory); auto when the MPI library reports CUDA support; the "
                "environment variable `STRATA_GPU_AWARE_MPI=0|1` overrides; not where a device slab may be "
                "streamed (hybrid.device_memory), whose faces the host packs");
 

@@ -92,14 +92,14 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads} 
 # ---- sizes: the goals' (GPU) and small ones (--cpu) ----
 if ((cpu)); then
   mode=cpu
-  bandwidth_mib=64 heat_n=48 heat_steps=400 cardiac_n=32 cardiac_steps=200
+  bandwidth_mib=64 heat_n=48 heat_steps=400 cardiac_n=32 cardiac_steps=200 halo_n=32
   clover_deck=inputs/clover_test1.in summary_deck=tests/cloverleaf/corpus/blast_corner.in
   summary_reference=tests/cloverleaf/corpus/blast_corner.summary
   stream_args=(96 4 10 96) ooc_n=96 ooc_k=4 ooc_mib=10 ooc_steps=16
   tests_default='^unit[.](Box|FieldLaunch|ShareController)$'
 else
   mode=gpu
-  bandwidth_mib=1024 heat_n=512 heat_steps=2000 cardiac_n=256 cardiac_steps=1000
+  bandwidth_mib=1024 heat_n=512 heat_steps=2000 cardiac_n=256 cardiac_steps=1000 halo_n=256
   clover_deck=inputs/clover_bm_short.in summary_deck=inputs/clover_bm1s_short.in
   summary_reference=tests/cloverleaf/clover_bm1s_short.summary
   ooc_k=${STRATA_CHECK_OOC_K:-16}
@@ -233,6 +233,28 @@ part_figures() {
     done
   else
     failed_run "heat3d ${n}^3 untiled device step" hybrid_bench
+  fi
+  # Halo messages in pinned host memory: staged through device memory (the
+  # default on a GPU) against kernels reaching them across the bus.
+  if run_logged halo_bench "$build/bench/halo_bench" "$halo_n"; then
+    local path width staged_ratio
+    local -A exchange_us
+    for width in 1 2; do
+      for path in direct staged; do
+        exchange_us[$path]=$(awk -v n="$halo_n" -v w="$width" -v p="$path" \
+          '$1 == n && $2 == w && $3 == p { print $6 }' "$results/logs/halo_bench.log")
+      done
+      staged_ratio=$(ratio "${exchange_us[staged]}" "${exchange_us[direct]}")
+      # Host kernels reach host messages directly: the goal is a GPU's.
+      if ((cpu)); then
+        record "halo exchange ${halo_n}^3 width $width, staged / direct time" "$staged_ratio" x lower "" info
+      else
+        record "halo exchange ${halo_n}^3 width $width, staged / direct time" "$staged_ratio" x lower "<= 1" \
+          "$(judge "$staged_ratio" "<=" 1)"
+      fi
+    done
+  else
+    failed_run "halo exchange ${halo_n}^3" halo_bench
   fi
   # Whole runs, the device slab alone: untiled, then k steps per cycle.
   local k ms gbs

@@ -40,7 +40,8 @@ std::array<int, 2> whole_box(const Decomposition& decomposition) {
 // covered.
 template <class Exec>
 void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bool, 3> periodic,
-                    int width, HaloShape shape, bool unstaged = false, const Stagger& stagger = cell_centred()) {
+                    int width, HaloShape shape, bool unstaged = false, const Stagger& stagger = cell_centred(),
+                    MessageStaging staging = MessageStaging::Auto) {
   const Decomposition decomposition(MPI_COMM_WORLD, global, grid.dims, periodic);
   const bool staggered = stagger != cell_centred();
   Field<typename Exec::memory_space> f("f", decomposition.local(), width + staggered, stagger);
@@ -51,7 +52,7 @@ void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bo
                 FillCode{u, 0.5});
   Exec().fence();
 
-  HaloExchange<Exec> halo(decomposition, width, shape, {stagger}, unstaged);
+  HaloExchange<Exec> halo(decomposition, width, shape, {stagger}, unstaged, staging);
   halo.partition(whole_box(decomposition), f.ghosts(), Exec());
   Timers timers;
   halo.exchange({f}, timers);
@@ -80,7 +81,8 @@ void check_exchange(const test::RankGrid& grid, const Box& global, std::array<bo
         const double expected = has_source ? code_of(idx[0], idx[1], idx[2]) : poison;
         ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected)
             << grid.name << " width " << width << " periodic " << periodic[0] << periodic[1]
-            << periodic[2] << " stagger " << stagger[0] << stagger[1] << stagger[2] << " cell " << i << ","
+            << periodic[2] << " stagger " << stagger[0] << stagger[1] << stagger[2] << " staging "
+            << int(staging) << " cell " << i << ","
             << j << "," << k;
       }
 }
@@ -124,19 +126,57 @@ TYPED_TEST(Halo, UnstagedBuffersGiveTheSameGhosts) {
     check_exchange<TypeParam>(grid, global, {true, false, true}, 2, HaloShape::Full, true);
 }
 
+// Pieces staged through the slab's memory (a GPU's path to host messages)
+// give the ghosts the direct path gives, on every space.
+TYPED_TEST(Halo, StagedMessagesGiveTheSameGhosts) {
+  const Box global{{-4, 2, 0}, {15, 19, 26}};
+  for (const auto& grid : test::rank_grids(MPI_COMM_WORLD))
+    for (const Stagger& stagger : {cell_centred(), face_centred(Z)})
+      for (int width = 1; width <= 2; ++width)
+        for (HaloShape shape : {HaloShape::Faces, HaloShape::Full})
+          check_exchange<TypeParam>(grid, global, {true, false, true}, width, shape, false, stagger,
+                                    MessageStaging::Always);
+}
+
+// Field n holds 1e9 n plus the code of each owned cell; ghosts are left unset.
+template <class Exec>
+std::vector<Field<typename Exec::memory_space>> coded_fields(const Decomposition& decomposition, int count,
+                                                             int ghosts) {
+  std::vector<Field<typename Exec::memory_space>> fields;
+  for (int n = 0; n < count; ++n) {
+    fields.emplace_back("f" + std::to_string(n), decomposition.local(), ghosts);
+    for_each_cell("code", Exec(), decomposition.local(), FillCode{fields.back().cells(), 1e9 * n});
+  }
+  Exec().fence();
+  return fields;
+}
+
+int deep_copies = 0;
+void count_deep_copy(Kokkos::Tools::SpaceHandle, const char*, const void*, Kokkos::Tools::SpaceHandle,
+                     const char*, const void*, std::uint64_t) {
+  ++deep_copies;
+}
+
+// A slab holding the whole rank stages every field's piece of a message
+// with one copy each way: they lie back to back in the message and the buffer.
+TYPED_TEST(Halo, StagedPiecesOfAMessageMoveInOneCopyEachWay) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 16), {0, 0, 0}, {true, true, true});
+  const auto fields = coded_fields<TypeParam>(decomposition, 3, 2);
+  HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, std::vector<Stagger>(3), false,
+                               MessageStaging::Always);
+  halo.partition(whole_box(decomposition), 2, TypeParam());
+  Timers timers;
+  deep_copies = 0;
+  Kokkos::Tools::Experimental::set_begin_deep_copy_callback(count_deep_copy);
+  halo.exchange(fields, timers);
+  Kokkos::Tools::Experimental::set_begin_deep_copy_callback(nullptr);
+  EXPECT_EQ(deep_copies, 2 * halo.num_neighbors());
+}
+
 TYPED_TEST(Halo, AggregatesSeveralFieldsAndIsSplitPhase) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 16), {0, 0, 0},
                                     {true, true, true});
-  using Mem = typename TypeParam::memory_space;
-  std::vector<Field<Mem>> fields;
-  for (int n = 0; n < 3; ++n) {
-    fields.emplace_back("f" + std::to_string(n), decomposition.local(), 2);
-    const auto u = fields.back().cells();
-    const double shift = 1e9 * n;
-    for_each_cell("code", TypeParam(), decomposition.local(),
-                  FillCode{u, shift});
-  }
-  TypeParam().fence();
+  const auto fields = coded_fields<TypeParam>(decomposition, 3, 2);
   HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, std::vector<Stagger>(3));
   halo.partition(whole_box(decomposition), 2, TypeParam());
   Timers timers;
@@ -184,34 +224,37 @@ TYPED_TEST(Halo, TwoPartitionsReceiveWhatOnePartitionDoes) {
     const auto expected = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), whole.view());
 
     // The same number of cuts on every rank: exchanges are collective.
-    for (int third = 0; third <= 3; ++third) {
-      const int cut = local.lo[Z] + local.extent(Z) * third / 3;
-      Box below = local, above = local;
-      below.hi[Z] = above.lo[Z] = cut;
-      std::vector<Field<Mem>> lower, upper;
-      if (!below.empty()) lower.push_back(filled(below));
-      if (!above.empty()) upper.push_back(filled(above));
-      HaloExchange<Exec, Exec> two(decomposition, width, HaloShape::Full, {cell_centred()});
-      two.partition({local.lo[Z], cut, local.hi[Z]}, width, Exec(), Exec());
-      two.exchange(lower, upper, timers);
-      Exec().fence();
-      for (const auto& part : {lower, upper}) {
-        if (part.empty()) continue;
-        const Field<Mem>& f = part[0];
-        const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
-        const Box a = f.allocated(), w = whole.allocated();
-        for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
-          for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
-            for (int i = a.lo[X]; i < a.hi[X]; ++i) {
-              const bool across_cut = (k < f.owned().lo[Z] && k >= local.lo[Z]) ||
-                                      (k >= f.owned().hi[Z] && k < local.hi[Z]);
-              const bool owned_column = i >= local.lo[X] && i < local.hi[X] && j >= local.lo[Y] && j < local.hi[Y];
-              if (across_cut && owned_column) continue;
-              ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected(k - w.lo[Z], j - w.lo[Y], i - w.lo[X]))
-                  << grid.name << " cut " << cut << " cell " << i << "," << j << "," << k;
-            }
+    for (int third = 0; third <= 3; ++third)
+      for (MessageStaging staging : {MessageStaging::Auto, MessageStaging::Always}) {
+        const int cut = local.lo[Z] + local.extent(Z) * third / 3;
+        Box below = local, above = local;
+        below.hi[Z] = above.lo[Z] = cut;
+        std::vector<Field<Mem>> lower, upper;
+        if (!below.empty()) lower.push_back(filled(below));
+        if (!above.empty()) upper.push_back(filled(above));
+        HaloExchange<Exec, Exec> two(decomposition, width, HaloShape::Full, {cell_centred()}, false, staging);
+        two.partition({local.lo[Z], cut, local.hi[Z]}, width, Exec(), Exec());
+        two.exchange(lower, upper, timers);
+        Exec().fence();
+        for (const auto& part : {lower, upper}) {
+          if (part.empty()) continue;
+          const Field<Mem>& f = part[0];
+          const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), f.view());
+          const Box a = f.allocated(), w = whole.allocated();
+          for (int k = a.lo[Z]; k < a.hi[Z]; ++k)
+            for (int j = a.lo[Y]; j < a.hi[Y]; ++j)
+              for (int i = a.lo[X]; i < a.hi[X]; ++i) {
+                const bool across_cut = (k < f.owned().lo[Z] && k >= local.lo[Z]) ||
+                                        (k >= f.owned().hi[Z] && k < local.hi[Z]);
+                const bool owned_column =
+                    i >= local.lo[X] && i < local.hi[X] && j >= local.lo[Y] && j < local.hi[Y];
+                if (across_cut && owned_column) continue;
+                ASSERT_EQ(h(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]), expected(k - w.lo[Z], j - w.lo[Y], i - w.lo[X]))
+                    << grid.name << " cut " << cut << " staging " << int(staging) << " cell " << i << "," << j
+                    << "," << k;
+              }
+        }
       }
-    }
   }
 }
 
