@@ -1,10 +1,9 @@
 #pragma once
 //! \file SweptCycle.hpp
 //! A TiledCycle (framework/TiledCycle.hpp) computed level by level: each
-//! level one sweep of the update over its whole box, then its wall ghosts
-//! mirrored, the levels alternating between a scratch field and the output
-//! so that the last lands in the output. The cells and values are the tiled
-//! cycle's (level t on level_box(t), the walls mirrored x, then y spanning
+//! level one launch over its whole box and its wall ghosts, the levels
+//! alternating between a scratch field and the output so that the last
+//! lands in the output. The cells and values are the tiled cycle's (level t on level_box(t), the walls mirrored x, then y spanning
 //! the x ghosts, then z spanning both), so the result is the same bit for
 //! bit; what differs is the memory traffic: a pass per level rather than one
 //! per cycle.
@@ -23,7 +22,6 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
-#include <vector>
 
 namespace strata {
 
@@ -31,35 +29,66 @@ namespace Impl {
 
 inline Box box_of(const CellBox& b) { return Box{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}}; }
 
-// The wall ghosts of `level` (the cells of level_box(t)) in `cells`, r
-// deep, in one launch (framework/WallMirrors.hpp). A level does not grow
-// towards a wall: every wall is a face of the owned box, the mirror plane.
-template <int N, class ExecSpace>
-void mirror_level_walls(const ExecSpace& exec, const StateOut<N>& cells, const TiledCycle<N>& cycle,
-                        const CellBox& level) {
-  const int r = cycle.reach;
-  Box inner = box_of(level);
-  for (int axis = 0; axis < 3; ++axis) {
-    if (cycle.walls[axis][0]) inner.lo[axis] = cycle.owned.lo[axis];
-    if (cycle.walls[axis][1]) inner.hi[axis] = cycle.owned.hi[axis];
+// What an update writes for one cell, kept in registers: out[f](i, j, k)
+// is the cell's f-th value whatever the coordinates.
+struct CellValue {
+  double* value;
+  KOKKOS_FORCEINLINE_FUNCTION double& operator()(int, int, int) const { return *value; }
+};
+
+// One level and its wall ghosts in one launch: a cell inside the walls takes
+// the update, a ghost beyond them the update of the cell it mirrors, computed
+// again rather than read (no thread reads what another writes), then
+// mirrored as framework/WallMirrors.hpp mirrors it.
+template <class Update>
+struct MirroredStepKernel {
+  static constexpr int N = Update::fields;
+  Update update;
+  StateIn<N> in;
+  StateOut<N> out;
+  Kokkos::Array<ArrayWalls, N> walls;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
+    int crossed[3];
+    const int mi = walls[0].inside(X, i, crossed[X]), mj = walls[0].inside(Y, j, crossed[Y]),
+              mk = walls[0].inside(Z, k, crossed[Z]);
+    if (crossed[X] + crossed[Y] + crossed[Z] == 0) {
+      update(in, out, i, j, k);
+      return;
+    }
+    double values[N];
+    Kokkos::Array<CellValue, N> mirrored;
+    for (int f = 0; f < N; ++f) mirrored[f].value = &values[f];
+    update(in, mirrored, mi, mj, mk);
+    for (int f = 0; f < N; ++f) out[f](i, j, k) = walls[f].ghost_of(crossed, values[f]);
   }
-  Box span = inner;
+};
+
+// Level t of `cycle` (the cells of `level`) from `from` into `to`, with its
+// wall ghosts r deep. A level does not grow towards a wall: every wall is a
+// face of the owned box, the mirror plane.
+template <class ExecSpace, class Update>
+void run_swept_level(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& from,
+                     const StateOut<Update::fields>& to, const TiledCycle<Update::fields>& cycle,
+                     const CellBox& level) {
+  const int r = cycle.reach;
+  Box inner = box_of(level), span = inner;
   FaceMask walls{};
   std::array<int, 3> reflect_low, reflect_high;
   for (int axis = 0; axis < 3; ++axis) {
     walls[axis] = {cycle.walls[axis][0], cycle.walls[axis][1]};
+    if (walls[axis][0]) inner.lo[axis] = cycle.owned.lo[axis];
+    if (walls[axis][1]) inner.hi[axis] = cycle.owned.hi[axis];
     reflect_low[axis] = 2 * inner.lo[axis] - 1;
     reflect_high[axis] = 2 * inner.hi[axis] - 1;
-    if (walls[axis][0]) span.lo[axis] -= r;
-    if (walls[axis][1]) span.hi[axis] += r;
+    span.lo[axis] = walls[axis][0] ? inner.lo[axis] - r : inner.lo[axis];
+    span.hi[axis] = walls[axis][1] ? inner.hi[axis] + r : inner.hi[axis];
   }
-  const std::vector<Box> boxes = ghosts_beyond_walls(inner, span, walls, r);
-  std::vector<WallGhostBoxes> ghosts;
-  for (int f = 0; f < N; ++f)
-    ghosts.push_back({array_walls(cells[f], inner, walls, reflect_low, reflect_high,
-                                  {cycle.mirror[f][X], cycle.mirror[f][Y], cycle.mirror[f][Z]}),
-                      boxes});
-  mirror_wall_ghosts("strata::swept_cycle_walls", exec, ghosts);
+  MirroredStepKernel<Update> kernel{update, from, to, {}};
+  for (int f = 0; f < Update::fields; ++f)
+    kernel.walls[f] = array_walls(to[f], inner, walls, reflect_low, reflect_high,
+                                  {cycle.mirror[f][X], cycle.mirror[f][Y], cycle.mirror[f][Z]});
+  for_each_cell("strata::swept_cycle_level", exec, span, kernel);
 }
 
 }  // namespace Impl
@@ -88,9 +117,7 @@ void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   for (int t = 1; t <= cycle.levels; ++t) {
     if (t >= 2) before_level(t);
     const StateOut<N>& to = swept_level_in_out(cycle.levels, t) ? out : scratch;
-    const Impl::CellBox level = cycle.level_box(t);
-    for_each_cell("strata::swept_cycle_level", exec, Impl::box_of(level), StepKernel<Update>{update, from, to});
-    Impl::mirror_level_walls<N>(exec, to, cycle, level);
+    Impl::run_swept_level(exec, update, from, to, cycle, cycle.level_box(t));
     for (int f = 0; f < N; ++f) from[f] = to[f];
   }
 }

@@ -9,7 +9,8 @@
 //! axis by axis gives (an edge or a corner is the mirror of a mirror),
 //! without reading a ghost the launch writes, so every ghost of an exchange
 //! can go in one launch: halo/WallGhosts.hpp fills an exchange's fields with
-//! it, framework/SweptCycle.hpp a swept level's.
+//! it; framework/SweptCycle.hpp computes a swept level's ghosts in the
+//! level's own launch with the same arithmetic.
 //!
 //! Host threads take shares of the ghost boxes' rows. A row beyond a y or z
 //! wall is mirrored from one source row, a vectorised pass per crossed wall;
@@ -74,11 +75,16 @@ struct ArrayWalls {
     return mirror[axis].across(crossed, value);
   }
 
+  //! The ghost whose mirror, `crossed[axis]` walls away along each axis, holds `value`.
+  KOKKOS_INLINE_FUNCTION double ghost_of(const int crossed[3], double value) const {
+    return across(Z, crossed[Z], across(Y, crossed[Y], across(X, crossed[X], value)));
+  }
+
   //! The ghost (i, j, k) from its mirror.
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    int cx, cy, cz;
-    const int mi = inside(X, i, cx), mj = inside(Y, j, cy), mk = inside(Z, k, cz);
-    cells(i, j, k) = across(Z, cz, across(Y, cy, across(X, cx, cells(mi, mj, mk))));
+    int crossed[3];
+    const int mi = inside(X, i, crossed[X]), mj = inside(Y, j, crossed[Y]), mk = inside(Z, k, crossed[Z]);
+    cells(i, j, k) = ghost_of(crossed, cells(mi, mj, mk));
   }
 
   //! Host: the ghosts [ilo, ihi) of row (j, k) beyond an x wall, one to

@@ -1,10 +1,13 @@
-// The time-tiled kernels (framework/TiledKernel.hpp, StreamedTiles.hpp) on one pair of fields
+// The time-tiled kernels (framework/TiledKernel.hpp, StreamedTiles.hpp) and
+// swept cycles (SweptCycle.hpp) on one pair of fields
 // against n plain sweeps with the walls filled between them, bit for bit,
 // on every execution space and for several tile shapes.
 
 #include "framework/StepUpdate.hpp"
 #include "framework/StreamedTiles.hpp"
+#include "framework/SweptCycle.hpp"
 #include "framework/TiledKernel.hpp"
+#include "framework/WorkCounts.hpp"
 #include "halo/WallGhosts.hpp"
 #include "tests/ExecSpaces.hpp"
 #include "tests/apps/CoupledUpdate.hpp"
@@ -183,8 +186,9 @@ const std::vector<FaceMask> wall_masks = {
 };
 
 // The kernel under test: the tiled kernel (also in portions of its
-// tiles), or streamed tiles (framework/StreamedTiles.hpp).
-enum class Kernel { Tiles, StreamedTiles };
+// tiles), streamed tiles (framework/StreamedTiles.hpp), or a swept cycle
+// (framework/SweptCycle.hpp; the tile is not used).
+enum class Kernel { Tiles, StreamedTiles, Sweeps };
 
 template <class Exec, class Update>
 void expect_tiled_equals_plain(const Update& update, const Box& owned, int levels,
@@ -211,6 +215,12 @@ void expect_tiled_equals_plain(const Update& update, const Box& owned, int level
         // share the rows of every level, so the barriers matter as on a GPU.
         run_streamed_tiles(exec, update, state_in(in), state_out(out), cycle, std::min(2, exec.concurrency()));
         exec.fence();
+      } else if (kernel == Kernel::Sweeps) {
+        const Pair<Exec> scratch = nan_like(level0);
+        const WorkCounts before = work_counts();
+        run_swept_cycle(exec, update, state_in(in), state_out(scratch), state_out(out), cycle);
+        exec.fence();
+        EXPECT_EQ(work_counts().launches - before.launches, levels) << "one launch a level, its wall ghosts included";
       } else {
         run_tiled_cycle(exec, update, state_in(in), state_out(out), cycle);
         // The same tiles in three uneven portions (as a host slab runs them
@@ -280,6 +290,17 @@ TYPED_TEST(TiledCycleKernel, StreamedTilesEqualPlainSteps) {
   for (int levels = 1; levels <= 3; ++levels)
     expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {5, 7}},
                                          Kernel::StreamedTiles);
+}
+
+// Swept cycles, a GPU slab's: each level and its wall ghosts in one launch,
+// 1 to 8 levels of reach 1, 1 to 4 of reach 2, bit for bit.
+TYPED_TEST(TiledCycleKernel, SweptLevelsEqualPlainSteps) {
+  for (int levels = 1; levels <= 8; ++levels)
+    expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, Box{{-3, 5, 2}, {8, 14, 10}}, levels, {{11, 9}},
+                                         Kernel::Sweeps);
+  for (int levels = 1; levels <= 4; ++levels)
+    expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{9, 9}},
+                                         Kernel::Sweeps);
 }
 
 }  // namespace
