@@ -138,9 +138,14 @@ failed_run() {
 }
 
 strata_run() {  # NAME DECK --set ...: one rank
-  local name=$1 deck=$2; shift 2
-  run_logged "$name" "$build/apps/strata" "$root/$deck" --set output.write_every=0 --set checkpoint.every=0 \
-    --set report.json="$results/logs/$name.json" --set report.csv=~ "$@"
+  strata_run_on 1 "$@"
+}
+strata_run_on() {  # RANKS NAME DECK --set ...
+  local ranks=$1 name=$2 deck=$3; shift 3
+  local launcher=()
+  ((ranks > 1)) && launcher=(mpiexec -n "$ranks" "${mpi_flags[@]}")
+  run_logged "$name" "${launcher[@]}" "$build/apps/strata" "$root/$deck" --set output.write_every=0 \
+    --set checkpoint.every=0 --set report.json="$results/logs/$name.json" --set report.csv=~ "$@"
 }
 
 mpi_flags=(--oversubscribe --bind-to none)
@@ -290,6 +295,16 @@ part_figures() {
       failed_run "strata heat3d ${n}^3 k=$k streamed tiles" "heat_tiles_k$k"
     fi
   done
+  # Two ranks sharing the device, each its slab alone: the halo behind the interior.
+  if strata_run_on 2 heat_2ranks inputs/heat.yaml --set "grid.cells=[$n,$n,$n]" --set time.steps="$heat_steps" \
+       --set time_tiling.steps=1 --set hybrid.cpu_share=0; then
+    local hidden
+    hidden=$(percent "$(run_figure heat_2ranks hidden_fraction)" 1)
+    record "heat3d ${n}^3 on 2 ranks, halo hidden behind compute" "$hidden" % higher ">= 95" \
+      "$(judge "$hidden" ">=" 95)"
+  else
+    failed_run "strata heat3d ${n}^3 on 2 ranks" heat_2ranks
+  fi
   # Streamed tiles' shape at k = 4: 32 cells by 4 to 32 rows (the default
   # takes the most rows whose windows fit 96 KiB).
   local rows
