@@ -1,7 +1,7 @@
 #pragma once
 //! \file SweptCycle.hpp
 //! A TiledCycle (framework/TiledCycle.hpp) computed level by level: each
-//! level one launch over its whole box and its wall ghosts, the levels
+//! level one sweep over its whole box with its wall ghosts, the levels
 //! alternating between a scratch field and the output so that the last
 //! lands in the output. The cells and values are the tiled cycle's (level t on level_box(t), the walls mirrored x, then y spanning
 //! the x ghosts, then z spanning both), so the result is the same bit for
@@ -14,6 +14,7 @@
 //! tile's wavefront, whose one team per tile leaves most of the GPU idle.
 
 #include "framework/Box.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledCycle.hpp"
@@ -22,12 +23,57 @@
 #include <Kokkos_Core.hpp>
 
 #include <array>
+#include <vector>
 
 namespace strata {
+
+//! Where a swept level's wall ghosts are written: in the level's own launch,
+//! each ghost's thread computing the cell it mirrors again (one launch a
+//! level: what a GPU wants), or by a launch of their own after the level
+//! (host cores: the level's rows stay vectorised, and the mirrors are a
+//! short pass over the faces).
+enum class SweptWalls { InLevel, AfterLevel };
+
+template <class ExecSpace>
+inline constexpr SweptWalls swept_walls_for = runs_on_host<ExecSpace> ? SweptWalls::AfterLevel : SweptWalls::InLevel;
 
 namespace Impl {
 
 inline Box box_of(const CellBox& b) { return Box{{b.lo[0], b.lo[1], b.lo[2]}, {b.hi[0], b.hi[1], b.hi[2]}}; }
+
+// A level's walls: its cells inside them (`inner`), the span of those and
+// the ghosts r deep beyond them, and each field's mirror arithmetic. A level
+// does not grow towards a wall: every wall is a face of the owned box, the
+// mirror plane.
+template <int N>
+struct LevelWalls {
+  Box inner, span;
+  FaceMask walls{};
+  Kokkos::Array<ArrayWalls, N> arrays;
+};
+
+template <int N>
+LevelWalls<N> level_walls(const StateOut<N>& cells, const TiledCycle<N>& cycle, const CellBox& level) {
+  LevelWalls<N> w;
+  w.inner = box_of(level);
+  std::array<int, 3> reflect_low, reflect_high;
+  for (int axis = 0; axis < 3; ++axis) {
+    w.walls[axis] = {cycle.walls[axis][0], cycle.walls[axis][1]};
+    if (w.walls[axis][0]) w.inner.lo[axis] = cycle.owned.lo[axis];
+    if (w.walls[axis][1]) w.inner.hi[axis] = cycle.owned.hi[axis];
+    reflect_low[axis] = 2 * w.inner.lo[axis] - 1;
+    reflect_high[axis] = 2 * w.inner.hi[axis] - 1;
+  }
+  w.span = w.inner;
+  for (int axis = 0; axis < 3; ++axis) {
+    if (w.walls[axis][0]) w.span.lo[axis] -= cycle.reach;
+    if (w.walls[axis][1]) w.span.hi[axis] += cycle.reach;
+  }
+  for (int f = 0; f < N; ++f)
+    w.arrays[f] = array_walls(cells[f], w.inner, w.walls, reflect_low, reflect_high,
+                              {cycle.mirror[f][X], cycle.mirror[f][Y], cycle.mirror[f][Z]});
+  return w;
+}
 
 // What an update writes for one cell, kept in registers: out[f](i, j, k)
 // is the cell's f-th value whatever the coordinates.
@@ -36,7 +82,7 @@ struct CellValue {
   KOKKOS_FORCEINLINE_FUNCTION double& operator()(int, int, int) const { return *value; }
 };
 
-// One level and its wall ghosts in one launch: a cell inside the walls takes
+// A level and its wall ghosts in one launch: a cell inside the walls takes
 // the update, a ghost beyond them the update of the cell it mirrors, computed
 // again rather than read (no thread reads what another writes), then
 // mirrored as framework/WallMirrors.hpp mirrors it.
@@ -65,30 +111,22 @@ struct MirroredStepKernel {
 };
 
 // Level t of `cycle` (the cells of `level`) from `from` into `to`, with its
-// wall ghosts r deep. A level does not grow towards a wall: every wall is a
-// face of the owned box, the mirror plane.
+// wall ghosts r deep, where `walls` says.
 template <class ExecSpace, class Update>
 void run_swept_level(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& from,
                      const StateOut<Update::fields>& to, const TiledCycle<Update::fields>& cycle,
-                     const CellBox& level) {
-  const int r = cycle.reach;
-  Box inner = box_of(level), span = inner;
-  FaceMask walls{};
-  std::array<int, 3> reflect_low, reflect_high;
-  for (int axis = 0; axis < 3; ++axis) {
-    walls[axis] = {cycle.walls[axis][0], cycle.walls[axis][1]};
-    if (walls[axis][0]) inner.lo[axis] = cycle.owned.lo[axis];
-    if (walls[axis][1]) inner.hi[axis] = cycle.owned.hi[axis];
-    reflect_low[axis] = 2 * inner.lo[axis] - 1;
-    reflect_high[axis] = 2 * inner.hi[axis] - 1;
-    span.lo[axis] = walls[axis][0] ? inner.lo[axis] - r : inner.lo[axis];
-    span.hi[axis] = walls[axis][1] ? inner.hi[axis] + r : inner.hi[axis];
+                     const CellBox& level, SweptWalls walls) {
+  constexpr int N = Update::fields;
+  const LevelWalls<N> w = level_walls<N>(to, cycle, level);
+  if (walls == SweptWalls::InLevel) {
+    for_each_cell("strata::swept_cycle_level", exec, w.span, MirroredStepKernel<Update>{update, from, to, w.arrays});
+    return;
   }
-  MirroredStepKernel<Update> kernel{update, from, to, {}};
-  for (int f = 0; f < Update::fields; ++f)
-    kernel.walls[f] = array_walls(to[f], inner, walls, reflect_low, reflect_high,
-                                  {cycle.mirror[f][X], cycle.mirror[f][Y], cycle.mirror[f][Z]});
-  for_each_cell("strata::swept_cycle_level", exec, span, kernel);
+  for_each_cell("strata::swept_cycle_level", exec, box_of(level), StepKernel<Update>{update, from, to});
+  const std::vector<Box> boxes = ghosts_beyond_walls(w.inner, w.span, w.walls, cycle.reach);
+  std::vector<WallGhostBoxes> ghosts;
+  for (int f = 0; f < N; ++f) ghosts.push_back({w.arrays[f], boxes});
+  mirror_wall_ghosts("strata::swept_cycle_walls", exec, ghosts);
 }
 
 }  // namespace Impl
@@ -104,12 +142,14 @@ inline bool swept_level_in_out(int levels, int t) { return (levels - t) % 2 == 0
 //! `out` and `in` is only read. `before_level(t)` is called on the calling
 //! thread before level t >= 2 is issued (it may issue work on `exec` on the
 //! level t - 1 that level reads: a skewed cycle's planes below its lower z
-//! face, node-hybrid/StreamedSlab.hpp). The tile is not used. Asynchronous
-//! on device instances; callers fence.
+//! face, node-hybrid/StreamedSlab.hpp). The tile is not used; `walls` says
+//! where the wall ghosts are written. Asynchronous on device instances;
+//! callers fence.
 template <class ExecSpace, class Update, class BeforeLevel>
 void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
                      const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
-                     const TiledCycle<Update::fields>& cycle, BeforeLevel&& before_level) {
+                     const TiledCycle<Update::fields>& cycle, BeforeLevel&& before_level,
+                     SweptWalls walls = swept_walls_for<ExecSpace>) {
   constexpr int N = Update::fields;
   STRATA_REQUIRE(cycle.levels >= 1 && cycle.levels <= max_tiled_steps,
                  "swept cycle: " << cycle.levels << " steps per cycle (1 to " << max_tiled_steps << ")");
@@ -117,7 +157,7 @@ void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   for (int t = 1; t <= cycle.levels; ++t) {
     if (t >= 2) before_level(t);
     const StateOut<N>& to = swept_level_in_out(cycle.levels, t) ? out : scratch;
-    Impl::run_swept_level(exec, update, from, to, cycle, cycle.level_box(t));
+    Impl::run_swept_level(exec, update, from, to, cycle, cycle.level_box(t), walls);
     for (int f = 0; f < N; ++f) from[f] = to[f];
   }
 }
@@ -126,8 +166,8 @@ void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<
 template <class ExecSpace, class Update>
 void run_swept_cycle(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
                      const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
-                     const TiledCycle<Update::fields>& cycle) {
-  run_swept_cycle(exec, update, in, scratch, out, cycle, [](int) {});
+                     const TiledCycle<Update::fields>& cycle, SweptWalls walls = swept_walls_for<ExecSpace>) {
+  run_swept_cycle(exec, update, in, scratch, out, cycle, [](int) {}, walls);
 }
 
 }  // namespace strata

@@ -187,8 +187,9 @@ const std::vector<FaceMask> wall_masks = {
 
 // The kernel under test: the tiled kernel (also in portions of its
 // tiles), streamed tiles (framework/StreamedTiles.hpp), or a swept cycle
+// with its wall ghosts in each level's launch or after it
 // (framework/SweptCycle.hpp; the tile is not used).
-enum class Kernel { Tiles, StreamedTiles, Sweeps };
+enum class Kernel { Tiles, StreamedTiles, SweptWallsInLevel, SweptWallsAfterLevel };
 
 template <class Exec, class Update>
 void expect_tiled_equals_plain(const Update& update, const Box& owned, int levels,
@@ -215,12 +216,16 @@ void expect_tiled_equals_plain(const Update& update, const Box& owned, int level
         // share the rows of every level, so the barriers matter as on a GPU.
         run_streamed_tiles(exec, update, state_in(in), state_out(out), cycle, std::min(2, exec.concurrency()));
         exec.fence();
-      } else if (kernel == Kernel::Sweeps) {
+      } else if (kernel == Kernel::SweptWallsInLevel || kernel == Kernel::SweptWallsAfterLevel) {
+        const bool in_level = kernel == Kernel::SweptWallsInLevel;
         const Pair<Exec> scratch = nan_like(level0);
         const WorkCounts before = work_counts();
-        run_swept_cycle(exec, update, state_in(in), state_out(scratch), state_out(out), cycle);
+        run_swept_cycle(exec, update, state_in(in), state_out(scratch), state_out(out), cycle,
+                        in_level ? SweptWalls::InLevel : SweptWalls::AfterLevel);
         exec.fence();
-        EXPECT_EQ(work_counts().launches - before.launches, levels) << "one launch a level, its wall ghosts included";
+        if (in_level) {
+          EXPECT_EQ(work_counts().launches - before.launches, levels) << "one launch a level, its walls included";
+        }
       } else {
         run_tiled_cycle(exec, update, state_in(in), state_out(out), cycle);
         // The same tiles in three uneven portions (as a host slab runs them
@@ -292,15 +297,16 @@ TYPED_TEST(TiledCycleKernel, StreamedTilesEqualPlainSteps) {
                                          Kernel::StreamedTiles);
 }
 
-// Swept cycles, a GPU slab's: each level and its wall ghosts in one launch,
-// 1 to 8 levels of reach 1, 1 to 4 of reach 2, bit for bit.
+// Swept cycles, with each level's wall ghosts in its own launch (a GPU's
+// way) and after it (host cores'): 1 to 8 levels of reach 1, 1 to 4 of
+// reach 2, bit for bit.
 TYPED_TEST(TiledCycleKernel, SweptLevelsEqualPlainSteps) {
-  for (int levels = 1; levels <= 8; ++levels)
-    expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, Box{{-3, 5, 2}, {8, 14, 10}}, levels, {{11, 9}},
-                                         Kernel::Sweeps);
-  for (int levels = 1; levels <= 4; ++levels)
-    expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{9, 9}},
-                                         Kernel::Sweeps);
+  for (Kernel kernel : {Kernel::SweptWallsInLevel, Kernel::SweptWallsAfterLevel}) {
+    for (int levels = 1; levels <= 8; ++levels)
+      expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, Box{{-3, 5, 2}, {8, 14, 10}}, levels, {{11, 9}}, kernel);
+    for (int levels = 1; levels <= 4; ++levels)
+      expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{9, 9}}, kernel);
+  }
 }
 
 }  // namespace
