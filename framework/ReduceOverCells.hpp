@@ -20,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <utility>
 
 namespace strata {
 
@@ -111,12 +112,12 @@ STRATA_INLINE_KERNEL double reduce_row(Min, int ilo, int ihi, int j, int k, cons
   return acc;
 }
 
-// Component n of a value with several components.
-template <class Value>
+// Component N of a value with several components. N is a constant so that,
+// the value inlined, the other components' arithmetic is dropped from the row.
+template <class Value, int N>
 struct Component {
   Value value;
-  int n;
-  double operator()(int i, int j, int k) const { return value(i, j, k)[n]; }
+  double operator()(int i, int j, int k) const { return value(i, j, k)[N]; }
 };
 
 // Several reductions at once: a Kokkos reducer over a plain array (so the
@@ -155,8 +156,12 @@ struct MultiReducer {
   //! component, vectorised (one pass over the row's data, in cache).
   template <class Value>
   static void accumulate_row(value_type& a, int ilo, int ihi, int j, int k, const Value& value) {
-    int n = 0;
-    ((a.v[n] = Ops::combine(a.v[n], reduce_row(Ops(), ilo, ihi, j, k, Component<Value>{value, n})), ++n), ...);
+    accumulate_row(a, ilo, ihi, j, k, value, std::index_sequence_for<Ops...>());
+  }
+  template <class Value, std::size_t... N>
+  static void accumulate_row(value_type& a, int ilo, int ihi, int j, int k, const Value& value,
+                             std::index_sequence<N...>) {
+    ((a.v[N] = Ops::combine(a.v[N], reduce_row(Ops(), ilo, ihi, j, k, Component<Value, int(N)>{value}))), ...);
   }
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result; }
   result_view_type view() const { return result_view_type(result); }
