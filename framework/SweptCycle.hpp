@@ -3,10 +3,10 @@
 //! A TiledCycle (framework/TiledCycle.hpp) computed level by level: each
 //! level one sweep over its whole box with its wall ghosts, the levels
 //! alternating between a scratch field and the output so that the last
-//! lands in the output. The cells and values are the tiled cycle's (level t on level_box(t), the walls mirrored x, then y spanning
-//! the x ghosts, then z spanning both), so the result is the same bit for
-//! bit; what differs is the memory traffic: a pass per level rather than one
-//! per cycle.
+//! lands in the output. The cells and values are the tiled cycle's (level t
+//! on level_box(t), the walls mirrored x, then y spanning the x ghosts, then
+//! z spanning both), so the result is the same bit for bit; what differs is
+//! the memory traffic: a pass per level rather than one per cycle.
 //!
 //! For data that already sits in a GPU's memory, such as a streamed slab's
 //! chunk (node-hybrid/StreamedSlab.hpp): the device reaches its memory at
