@@ -10,10 +10,10 @@
 //! stops, it measures once more each neighbour that came within
 //! `close_call` of the fastest: a cycle slowed by something else on the
 //! machine (timing noise only ever slows) would otherwise end the search
-//! short of a better shape; a candidate keeps its fastest measurement. Which shape wins
-//! depends on the caches and bandwidth of the processor at hand, which no
-//! model of one cache level predicts. Every rank must cycle alike, so the
-//! seconds it is given are the slowest rank's.
+//! short of a better shape; a candidate keeps its fastest measurement.
+//! Which shape wins depends on the caches and bandwidth of the processor at
+//! hand, which no model of one cache level predicts. Every rank must cycle
+//! alike, so the seconds it is given are the slowest rank's.
 
 #include <map>
 #include <optional>
