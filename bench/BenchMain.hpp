@@ -5,13 +5,16 @@
 //! the command line reduced to its positional arguments, so that a main is
 //! its own measurement only.
 
+#include "framework/Box.hpp"
 #include "framework/Error.hpp"
 #include "framework/FloatingPoint.hpp"
 
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -24,6 +27,11 @@ struct BenchSetup {
   int ranks = 1;  //!< processes in MPI_COMM_WORLD
   //! The arguments Kokkos leaves, without options (those starting with '-').
   std::vector<std::string> args;
+  //! The options Kokkos leaves.
+  std::vector<std::string> options;
+
+  //! Whether option `name` (e.g. "--device") was given.
+  bool has(const std::string& name) const { return std::find(options.begin(), options.end(), name) != options.end(); }
 
   //! Argument `index` (0-based), or `fallback` when there are fewer.
   std::string text(std::size_t index, const std::string& fallback) const {
@@ -45,6 +53,27 @@ struct BenchSetup {
     for (std::size_t n = first; n < args.size(); ++n) out.push_back(T(std::atof(args[n].c_str())));
     return out;
   }
+
+  //! The arguments from `first` on as boxes from the origin, each "N" (N^3
+  //! cells) or "NXxNYxNZ", or `fallback` when there are none; exits with a
+  //! message naming the argument when one is neither.
+  std::vector<Box> boxes_from(std::size_t first, const std::vector<Box>& fallback) const {
+    if (first >= args.size()) return fallback;
+    std::vector<Box> out;
+    for (std::size_t n = first; n < args.size(); ++n) {
+      int x = 0, y = 0, z = 0;
+      char rest = 0;
+      const char* text = args[n].c_str();
+      if (std::sscanf(text, "%d%c", &x, &rest) == 1) y = z = x;
+      else if (std::sscanf(text, "%dx%dx%d%c", &x, &y, &z, &rest) != 3) x = 0;
+      if (x < 1 || y < 1 || z < 1) {
+        std::fprintf(stderr, "bench: a size is N or NXxNYxNZ (cells, each >= 1), got '%s'\n", args[n].c_str());
+        std::exit(2);
+      }
+      out.push_back(box_of_size(x, y, z));
+    }
+    return out;
+  }
 };
 
 namespace Impl {
@@ -53,8 +82,7 @@ inline BenchSetup bench_setup(int argc, char* argv[]) {
   BenchSetup setup;
   STRATA_MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &setup.rank));
   STRATA_MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &setup.ranks));
-  for (int a = 1; a < argc; ++a)
-    if (argv[a][0] != '-') setup.args.push_back(argv[a]);
+  for (int a = 1; a < argc; ++a) (argv[a][0] == '-' ? setup.options : setup.args).push_back(argv[a]);
   return setup;
 }
 }  // namespace Impl

@@ -1,15 +1,15 @@
 #pragma once
 //! \file TiledSteps.hpp
 //! What the time-tiling benchmarks share: the state of a StepUpdate on one
-//! host partition whose six faces are walls, stepped either untiled (wall
-//! fill, then one sweep per step, as HybridDomain's untiled path does on a
-//! single rank) or in tiled cycles of k steps (run_tiled_cycle, whose tiles
-//! mirror the walls of the planes they write, so only a cycle after the
-//! state was set or swept untiled fills walls first, as HybridDomain::advance
-//! does); a
-//! checksum of the state so that every tiled depth is checked against the
-//! untiled steps before it is timed; the search for k and the tile a run
-//! makes (node-hybrid/TilingTuner.hpp); and the `--tile X,Y` option.
+//! partition whose six faces are walls, stepped either untiled (wall fill,
+//! then one sweep per step, as HybridDomain's untiled path does on a single
+//! rank; on the host's space or the device's) or in tiled cycles of k steps
+//! on the host (run_tiled_cycle, whose tiles mirror the walls of the planes
+//! they write, so only a cycle after the state was set or swept untiled
+//! fills walls first, as HybridDomain::advance does); a checksum of the
+//! state so that every tiled depth is checked against the untiled steps
+//! before it is timed; the search for k and the tile a run makes
+//! (node-hybrid/TilingTuner.hpp); and the `--tile X,Y` option.
 
 #include "framework/Box.hpp"
 #include "framework/Field.hpp"
@@ -79,17 +79,20 @@ inline std::optional<TileShape> take_tile_option(int& argc, char* argv[]) {
 inline std::string tile_text(const TileShape& t) { return std::to_string(t[0]) + "x" + std::to_string(t[1]); }
 
 //! The state of `Update` (its `fields` fields, and as many for the next
-//! state) on `owned` with `ghosts` layers, every face a wall.
-template <class Update>
+//! state) on `owned` with `ghosts` layers, every face a wall, in the memory
+//! of `Exec`, which steps it untiled; tiled cycles and the checksum are the
+//! host's (Exec the host's space).
+template <class Update, class Exec = HostExec>
 class WalledState {
  public:
   static constexpr int N = Update::fields;
-  using Fields = std::array<HostField, N>;
+  using StateField = Field<typename Exec::memory_space>;
+  using Fields = std::array<StateField, N>;
 
   WalledState(const Box& owned, int ghosts, const std::array<WallCondition, N>& walls) : owned_(owned) {
     for (int f = 0; f < N; ++f) {
-      state_[f] = HostField("state" + std::to_string(f), owned, ghosts);
-      next_[f] = HostField("next" + std::to_string(f), owned, ghosts);
+      state_[f] = StateField("state" + std::to_string(f), owned, ghosts);
+      next_[f] = StateField("next" + std::to_string(f), owned, ghosts);
       conditions_[f] = {walls[f], walls[f], walls[f]};
       for (int a = 0; a < 3; ++a) mirror_[f][a] = mirror_of(walls[f]);
     }
@@ -97,14 +100,17 @@ class WalledState {
 
   const Box& owned() const { return owned_; }
 
-  //! Sets every owned cell of the state: `value(f, i, j, k)`.
+  //! Sets every owned cell of the state: `value(f, i, j, k)`, a host
+  //! function (the values are made on the host and copied).
   template <class Value>
   void set(const Value& value) {
     for (int f = 0; f < N; ++f) {
-      const CellArray<double> u = state_[f].cells();
+      const HostField made("made", owned_, state_[f].ghosts());
+      const CellArray<double> u = made.cells();
       for_each_cell("bench::set", HostExec(), owned_, [=](int i, int j, int k) { u(i, j, k) = value(f, i, j, k); });
+      HostExec().fence();
+      Kokkos::deep_copy(state_[f].view(), made.view());
     }
-    HostExec().fence();
     walls_fresh_ = false;
   }
 
@@ -116,7 +122,7 @@ class WalledState {
 
   //! One sweep of the update over the owned cells, walls left as they are.
   void sweep(const Update& update) {
-    for_each_cell("bench::step", HostExec(), owned_, StepKernel<Update>{update, in(), out()});
+    for_each_cell("bench::step", Exec(), owned_, StepKernel<Update>{update, in(), out()});
     std::swap(state_, next_);
     walls_fresh_ = false;
   }
@@ -172,7 +178,7 @@ class WalledState {
  private:
   void fill_walls() {
     for (int f = 0; f < N; ++f)
-      fill_wall_ghosts(HostExec(), state_[f], all_faces(), conditions_[f], WallFill::All, Update::reach);
+      fill_wall_ghosts(Exec(), state_[f], all_faces(), conditions_[f], WallFill::All, Update::reach);
   }
 
   StateIn<N> in() const {

@@ -93,6 +93,7 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-spread} OMP_PLACES=${OMP_PLACES:-threads} 
 if ((cpu)); then
   mode=cpu
   bandwidth_mib=64 heat_n=48 heat_steps=400 cardiac_n=32 cardiac_steps=200 halo_n=32
+  cardiac_deck_cells=(32 32 8) cardiac_deck_steps=400
   clover_deck=inputs/clover_test1.in summary_deck=tests/cloverleaf/corpus/blast_corner.in
   summary_reference=tests/cloverleaf/corpus/blast_corner.summary
   stream_args=(96 4 10 96) ooc_n=96 ooc_k=4 ooc_mib=10 ooc_steps=16
@@ -100,6 +101,7 @@ if ((cpu)); then
 else
   mode=gpu
   bandwidth_mib=1024 heat_n=512 heat_steps=2000 cardiac_n=256 cardiac_steps=1000 halo_n=256
+  cardiac_deck_cells=(128 128 32) cardiac_deck_steps=5000
   clover_deck=inputs/clover_bm_short.in summary_deck=inputs/clover_bm1s_short.in
   summary_reference=tests/cloverleaf/clover_bm1s_short.summary
   ooc_k=${STRATA_CHECK_OOC_K:-16}
@@ -331,10 +333,35 @@ part_figures() {
   else
     failed_run "strata cardiac ${cardiac_n}^3 k=4 streamed tiles" cardiac_tiles_k4
   fi
+  cardiac_step_against_sweep
   hybrid_against_gpu heat3d inputs/heat.yaml "$heat_n" "$heat_steps"
   # A fixed dt below the stability limit at 256^3 (0.00406), so the runs take the same steps.
   hybrid_against_gpu cardiac inputs/cardiac.yaml "$cardiac_n" "$cardiac_steps" --set time.end_time=~ --set time.cfl=~ \
     --set time.dt=0.002
+}
+
+# Cardiac at the deck's size, the device slab alone: a whole run's step
+# against the sweep kernel alone (cardiac_bench --only-device), the step's
+# launches, fences and waits being what the difference costs.
+cardiac_step_against_sweep() {
+  local cells="${cardiac_deck_cells[0]}x${cardiac_deck_cells[1]}x${cardiac_deck_cells[2]}" sweep_gcells run_ms sweep_ms
+  if ! run_logged cardiac_sweep "$build/bench/cardiac_bench" --only-device "$cells"; then
+    failed_run "cardiac $cells sweep kernel" cardiac_sweep
+    return
+  fi
+  sweep_gcells=$(awk -v c="$cells" '$1 == c && $2 == "device" && $4 == "sweep" { print $6 }' "$results/logs/cardiac_sweep.log")
+  sweep_ms=$(awk -v g="$sweep_gcells" -v n="$((cardiac_deck_cells[0] * cardiac_deck_cells[1] * cardiac_deck_cells[2]))" \
+    'BEGIN { printf "%.4g", (g > 0 ? 1e3 * n / (g * 1e9) : 0) }')
+  record "cardiac $cells sweep kernel, ms" "$sweep_ms" ms lower "" info
+  if strata_run cardiac_deck inputs/cardiac.yaml --set "grid.cells=[${cardiac_deck_cells[0]},${cardiac_deck_cells[1]},${cardiac_deck_cells[2]}]" \
+       --set time.steps="$cardiac_deck_steps" --set time.end_time=~ --set time.cfl=~ --set time.dt=0.002 \
+       --set hybrid.cpu_share=0; then
+    run_ms=$(run_ms_per_step cardiac_deck)
+    record "strata cardiac $cells whole run / sweep kernel" "$(ratio "$run_ms" "$sweep_ms")" x lower "<= 1.5" \
+      "$(judge "$(ratio "$run_ms" "$sweep_ms")" "<=" 1.5)"
+  else
+    failed_run "strata cardiac $cells whole run" cardiac_deck
+  fi
 }
 
 # cpu_share auto (tuned by the first run, from the cache in the second)
