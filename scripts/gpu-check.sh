@@ -263,6 +263,7 @@ part_figures() {
   else
     failed_run "halo exchange ${halo_n}^3" halo_bench
   fi
+  cardiac_step_against_sweep
   # Whole runs, the device slab alone: untiled, then k steps per cycle.
   local k ms gbs
   for k in 1 2 4 8; do
@@ -333,7 +334,6 @@ part_figures() {
   else
     failed_run "strata cardiac ${cardiac_n}^3 k=4 streamed tiles" cardiac_tiles_k4
   fi
-  cardiac_step_against_sweep
   hybrid_against_gpu heat3d inputs/heat.yaml "$heat_n" "$heat_steps"
   # A fixed dt below the stability limit at 256^3 (0.00406), so the runs take the same steps.
   hybrid_against_gpu cardiac inputs/cardiac.yaml "$cardiac_n" "$cardiac_steps" --set time.end_time=~ --set time.cfl=~ \
