@@ -30,7 +30,7 @@ struct BenchSetup {
   //! The options Kokkos leaves.
   std::vector<std::string> options;
 
-  //! Whether option `name` (e.g. "--device") was given.
+  //! Whether option `name` (e.g. "--only-device") was given.
   bool has(const std::string& name) const { return std::find(options.begin(), options.end(), name) != options.end(); }
 
   //! Argument `index` (0-based), or `fallback` when there are fewer.

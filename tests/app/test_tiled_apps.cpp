@@ -58,6 +58,7 @@ struct AppResult {
   std::vector<HostBlock> fields;
   std::vector<int> cycle_ends;
   std::set<int> host_planes;
+  std::vector<int> cuts;  // the host slab's planes at each cycle end
 };
 
 HybridSettings app_hybrid(const AppCase& c, const Decomposition& decomposition) {
@@ -91,6 +92,7 @@ AppResult run_app(App& app, const Decomposition& decomposition, int steps, doubl
   settings.after_step = [&](int step, double, double) {
     result.cycle_ends.push_back(step);
     result.host_planes.insert(app.domain().host_planes());
+    result.cuts.push_back(app.domain().host_planes());
   };
   std::ostringstream out;
   const TimeLoopResult loop = run_time_loop(app, settings, decomposition.comm(), out);
@@ -141,6 +143,18 @@ int mismatches(const AppResult& run, const AppResult& reference, const Box& loca
   return bad;
 }
 
+// For a failure's message (collective): where each field differs, and the
+// steps at which cycles ended with rank 0's host planes then.
+std::string where_it_differs(const AppResult& run, const AppResult& reference, const Box& local) {
+  std::ostringstream s;
+  for (std::size_t f = 0; f < run.fields.size(); ++f)
+    s << "field " << f << " differs on " << test::mismatched_planes(run.fields[f], reference.fields[f], local)
+      << "; ";
+  s << "cycle ends (step: host planes)";
+  for (std::size_t n = 0; n < run.cycle_ends.size(); ++n) s << " " << run.cycle_ends[n] << ":" << run.cuts[n];
+  return s.str();
+}
+
 // One per distinct rank grid, unevenly split, 8 or more cells per rank
 // along a split axis (a cycle of 8 steps needs a halo 8 deep).
 std::vector<AppCase> app_grids() { return test::cases_on_uneven_grids<AppCase>(MPI_COMM_WORLD, {9, 9, 17}); }
@@ -160,7 +174,9 @@ void expect_app_tiled_equals_untiled(AppResult (*run)(MPI_Comm, const AppCase&),
         c.share = shares[(k + p) % shares.size()];
         c.automatic_share = (k + p) % 4 == 1;
         const AppResult tiled = run(MPI_COMM_WORLD, c);
-        EXPECT_EQ(mismatches(tiled, reference, decomposition.local()), 0) << describe(c);
+        const int bad = mismatches(tiled, reference, decomposition.local());
+        const std::string where = bad > 0 ? where_it_differs(tiled, reference, decomposition.local()) : "";
+        EXPECT_EQ(bad, 0) << describe(c) << "; " << where;
         // The cycles were k steps long, except where something cut them.
         int longest = 0;
         for (std::size_t n = 0; n < tiled.cycle_ends.size(); ++n)
