@@ -81,10 +81,17 @@ class SlabHalos {
     group.exchange->start(fields_of(slabs.device(), group.fields), fields_of(slabs.host(), group.fields), timers);
   }
 
-  //! Starts copying the planes across the cut.
-  void start_interface(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+  //! Starts the device slab's planes across the cut, after the work its
+  //! instance has queued (node-hybrid/SlabInterface.hpp).
+  void send_interface_down(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
     auto timer = timers.time("interface");
-    if (group.interface) group.interface->start(slabs.device(), slabs.host());
+    if (group.interface) group.interface->send_down(slabs.device(), slabs.host());
+  }
+
+  //! Starts the host slab's planes across the cut.
+  void send_interface_up(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
+    auto timer = timers.time("interface");
+    if (group.interface) group.interface->send_up(slabs.device(), slabs.host());
   }
 
   //! Completes the interface, then the messages: whole interface planes
@@ -98,12 +105,10 @@ class SlabHalos {
   }
 
   //! A group's ghosts from neighbours and across the cut (not the walls).
-  //! The copies across the cut run on an instance of their own: the device
-  //! slab's queued kernels, which wrote the planes they read, come first.
   void refresh(Group& group, const HybridSlabs<DeviceExec, HostExec>& slabs, Timers& timers) {
     start_messages(group, slabs, timers);
-    if (group.interface) strata::fence(slabs.device().exec);
-    start_interface(group, slabs, timers);
+    send_interface_down(group, slabs, timers);
+    send_interface_up(group, slabs, timers);
     finish(group, slabs, timers);
   }
 

@@ -40,28 +40,35 @@ class SlabInterface {
     }
   }
 
-  //! Starts both directions on the interface's own copy instance (a GPU
-  //! stream beside the slab's kernels): device planes below the cut leave at
-  //! once; host planes above it are staged and sent up. Where both slabs'
-  //! planes are host memory (a CPU-only build, or a streamed device slab's
-  //! store) the host's threads copy them directly, unstaged.
-  void start(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
-    if (direct_) {
-      for (int f : fields_) {
-        const auto below = on_host(device.planes(f, cut_ - depth_, cut_));
-        const auto above = on_host(device.planes(f, cut_, cut_ + depth_));
-        Kokkos::deep_copy(host.exec, host.planes(f, cut_ - depth_, cut_), below);
-        Kokkos::deep_copy(host.exec, above, host.planes(f, cut_, cut_ + depth_));
-      }
-      strata::fence(host.exec);
-      return;
+  //! Starts the device slab's planes below the cut towards the host slab's
+  //! ghosts: on the interface's own copy instance (a GPU stream beside the
+  //! slab's kernels), once what the slab's instance has queued, which may
+  //! write them (a launch since the last step), is done; a sweep queues its
+  //! interior after this. Where both slabs' planes are host memory (a
+  //! CPU-only build, or a streamed device slab's store, whose kernels are
+  //! done on return) the host's threads copy them directly, unstaged.
+  void send_down(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
+    if (!direct_) strata::fence(device.exec);
+    for (std::size_t n = 0; n < fields_.size(); ++n) {
+      const auto below = device.planes(fields_[n], cut_ - depth_, cut_);
+      if (direct_)
+        Kokkos::deep_copy(host.exec, host.planes(fields_[n], cut_ - depth_, cut_), on_host(below));
+      else
+        Kokkos::deep_copy(copies_, down_[n], below);
     }
+  }
+
+  //! Starts the host slab's planes above the cut towards the device slab's
+  //! ghosts: staged, then sent up on the copy instance (where both are host
+  //! memory, copied into the ghosts directly; both directions are then done).
+  void send_up(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
     for (std::size_t n = 0; n < fields_.size(); ++n) {
       const int f = fields_[n];
-      Kokkos::deep_copy(copies_, down_[n], device.planes(f, cut_ - depth_, cut_));
-      Kokkos::deep_copy(host.exec, on_host(up_[n]), host.planes(f, cut_, cut_ + depth_));
+      const auto to = direct_ ? on_host(device.planes(f, cut_, cut_ + depth_)) : on_host(up_[n]);
+      Kokkos::deep_copy(host.exec, to, host.planes(f, cut_, cut_ + depth_));
     }
     strata::fence(host.exec);
+    if (direct_) return;
     for (std::size_t n = 0; n < fields_.size(); ++n)
       Kokkos::deep_copy(copies_, device.planes(fields_[n], cut_, cut_ + depth_), up_[n]);
   }

@@ -75,12 +75,15 @@ class SlabSweeps {
     const Box device_interior = interior(slabs_.device()), host_interior = interior(slabs_.host());
     auto& halo = halos_.step();
     halos_.start_messages(halo, slabs_, timers);
+    // The device slab's planes leave after what its instance has queued
+    // (a launch since the last step writes them) and before its interior.
+    halos_.send_interface_down(halo, slabs_, timers);
     if (overlap) {
       slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
       kernels_.run_device({device_interior}, make_kernel);
     }
-    halos_.start_interface(halo, slabs_, timers);
+    halos_.send_interface_up(halo, slabs_, timers);
     if (overlap) {
       slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
