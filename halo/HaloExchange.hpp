@@ -56,12 +56,14 @@ class HaloExchange {
     partition_each(cuts, ghosts, std::forward_as_tuple(execs...), std::index_sequence_for<ExecSpaces...>());
   }
 
-  //! Posts receives, packs each partition's `fields` (the same fields, in the
-  //! order the messages were built for; empty for an empty partition) and sends.
+  //! Packs each partition's `fields` (the same fields, in the order the
+  //! messages were built for; empty for an empty partition), posts receives
+  //! and sends. Receives come after the packs, which wait for their
+  //! instances: the previous exchange's unpacks, queued there, may still be
+  //! reading the messages.
   void start(const FieldList<ExecSpaces>&... fields, Timers& timers) {
     STRATA_REQUIRE(!pending(), "HaloExchange::start: an exchange is pending");
     fields_ = {fields...};
-    messages_.post_receives(timers);
     {
       auto timer = timers.time("halo pack");
       for_each_partition([&](auto& packer, const auto& partition_fields) {
@@ -71,6 +73,7 @@ class HaloExchange {
         packer.pack(partition_fields, messages_);
       });
     }
+    messages_.post_receives(timers);
     messages_.send(timers);
   }
 

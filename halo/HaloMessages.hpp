@@ -9,7 +9,7 @@
 //! each slab of a rank packs and unpacks its own piece (halo/HaloPacker.hpp),
 //! and what travels does not depend on how a neighbour split its slabs.
 //!
-//! Split phase: post_receives(), the slabs pack, send(); test() between
+//! Split phase: the slabs pack, post_receives(), send(); test() between
 //! chunks of interior work; wait(), the slabs unpack.
 
 #include "decomposition/Decomposition.hpp"

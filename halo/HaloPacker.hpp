@@ -101,9 +101,14 @@ class HaloPacker {
                    "HaloPacker: " << ExecSpace::name() << " cannot reach the messages; they must be staged");
   }
 
-  //! Packs this slab's planes of `fields` into the send messages (blocks until done).
+  //! Packs this slab's planes of `fields` into the send messages; blocks
+  //! until done, and until the previous unpack on the instance is (the
+  //! receives into the same messages are posted next).
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
-    if (send_.empty()) return;  // nothing queued, nothing to wait for
+    if (send_.empty()) {
+      if (!recv_.empty() && !runs_on_host<ExecSpace>) strata::fence(exec_);
+      return;
+    }
     if (staged(fields, messages)) {
       for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
       for (const Copy& c : send_copies_)
@@ -124,9 +129,9 @@ class HaloPacker {
   }
 
   //! Unpacks the received planes into `fields`, queued on the packer's
-  //! instance: its later work sees the ghosts; fence() before others read
-  //! them or receives are posted into the messages again. (Pieces the
-  //! host's cores unpack are done on return.)
+  //! instance: its later work sees the ghosts, others wait for it; the next
+  //! pack does before receives are posted into the messages again. (Pieces
+  //! the host's cores unpack are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
     if (staged(fields, messages)) {
@@ -146,8 +151,6 @@ class HaloPacker {
     }
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
-
-  void fence() const { strata::fence(exec_); }
 
  private:
   //! The planes of one field's box in one message that belong to this slab.

@@ -44,11 +44,11 @@ class SlabInterface {
   //! ghosts: on the interface's own copy instance (a GPU stream beside the
   //! slab's kernels), once what the slab's instance has queued, which may
   //! write them (a launch since the last step), is done; a sweep queues its
-  //! interior after this. Where both slabs' planes are host memory (a
-  //! CPU-only build, or a streamed device slab's store, whose kernels are
-  //! done on return) the host's threads copy them directly, unstaged.
+  //! interior after this. Where both slabs' planes are in one memory (a
+  //! CPU-only build, or a streamed device slab's store) they are copied
+  //! directly, unstaged, on the host slab's instance.
   void send_down(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
-    if (!direct_) strata::fence(device.exec);
+    if (!direct_ || !runs_on_host<DeviceExec>) strata::fence(device.exec);
     for (std::size_t n = 0; n < fields_.size(); ++n) {
       const auto below = device.planes(fields_[n], cut_ - depth_, cut_);
       if (direct_)
