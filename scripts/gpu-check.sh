@@ -350,8 +350,12 @@ cardiac_step_against_sweep() {
     return
   fi
   sweep_gcells=$(awk -v c="$cells" '$1 == c && $2 == "device" && $4 == "sweep" { print $6 }' "$results/logs/cardiac_sweep.log")
+  if ! awk -v g="$sweep_gcells" 'BEGIN { exit !(g > 0) }'; then
+    failed_run "cardiac $cells sweep kernel" cardiac_sweep
+    return
+  fi
   sweep_ms=$(awk -v g="$sweep_gcells" -v n="$((cardiac_deck_cells[0] * cardiac_deck_cells[1] * cardiac_deck_cells[2]))" \
-    'BEGIN { printf "%.4g", (g > 0 ? 1e3 * n / (g * 1e9) : 0) }')
+    'BEGIN { printf "%.4g", 1e3 * n / (g * 1e9) }')
   record "cardiac $cells sweep kernel, ms" "$sweep_ms" ms lower "" info
   if strata_run cardiac_deck inputs/cardiac.yaml --set "grid.cells=[${cardiac_deck_cells[0]},${cardiac_deck_cells[1]},${cardiac_deck_cells[2]}]" \
        --set time.steps="$cardiac_deck_steps" --set time.end_time=~ --set time.cfl=~ --set time.dt=0.002 \
