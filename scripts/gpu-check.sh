@@ -384,6 +384,11 @@ hybrid_against_gpu() {
   wall=$(run_wall "${app}_share_auto_cached")
   record "$app ${n}^3 auto / GPU alone" "$(ratio "$wall" "$gpu_wall")" x lower "<= 1.01" \
     "$(judge "$(ratio "$wall" "$gpu_wall")" "<=" 1.01)"
+  # What auto settled on (the logs' "hybrid:" lines say how), to read a short figure by.
+  for share in auto auto_cached; do
+    record "$app ${n}^3 ${share/_/ }: host share at the end" "$(run_figure "${app}_share_$share" host_share_rank0)" \
+      "" "" "" info
+  done
 }
 
 # ---- clover: the benchmark decks, their results checked ----
