@@ -21,7 +21,7 @@
 # its own MPI. Environment: STRATA_CHECK_TESTS (a regex of the tests to run;
 # default all 1- and 2-rank tests, a few unit tests with --cpu),
 # STRATA_CHECK_JOBS (tests run at once), STRATA_CHECK_SECONDS (each part's
-# time limit: tests 300, figures 120, clover 60, out-of-core 290; a step
+# time limit: tests 300, figures 180, clover 60, out-of-core 290; a step
 # that would start past it is recorded as not run), STRATA_CHECK_OOC_K (steps
 # per streamed cycle, default 16), OMP_NUM_THREADS.
 set -uo pipefail
@@ -550,7 +550,7 @@ case $part in
   all) parts=(tests figures clover out-of-core) ;;
   *) parts=("$part") ;;
 esac
-declare -A limits=([tests]=300 [figures]=120 [clover]=60 [out-of-core]=290)
+declare -A limits=([tests]=300 [figures]=180 [clover]=60 [out-of-core]=290)
 for p in "${parts[@]}"; do run_part "$p" "${limits[$p]}"; done
 write_json
 write_markdown
