@@ -59,8 +59,9 @@ class SlabInterface {
   }
 
   //! Starts the host slab's planes above the cut towards the device slab's
-  //! ghosts: staged, then sent up on the copy instance (where both are host
-  //! memory, copied into the ghosts directly; both directions are then done).
+  //! ghosts: staged, then sent up on the copy instance (where both are in
+  //! one memory, copied into the ghosts directly; both directions are then
+  //! done).
   void send_up(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
     for (std::size_t n = 0; n < fields_.size(); ++n) {
       const int f = fields_[n];
