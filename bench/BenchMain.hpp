@@ -33,6 +33,15 @@ struct BenchSetup {
   //! Whether option `name` (e.g. "--only-device") was given.
   bool has(const std::string& name) const { return std::find(options.begin(), options.end(), name) != options.end(); }
 
+  //! Exits with a message naming the first option not in `known`.
+  void accept_only(const std::vector<std::string>& known) const {
+    for (const std::string& o : options)
+      if (std::find(known.begin(), known.end(), o) == known.end()) {
+        std::fprintf(stderr, "bench: unknown option '%s'\n", o.c_str());
+        std::exit(2);
+      }
+  }
+
   //! Argument `index` (0-based), or `fallback` when there are fewer.
   std::string text(std::size_t index, const std::string& fallback) const {
     return index < args.size() ? args[index] : fallback;

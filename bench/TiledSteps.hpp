@@ -12,6 +12,7 @@
 //! (node-hybrid/TilingTuner.hpp); and the `--tile X,Y` option.
 
 #include "framework/Box.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/HostTileShape.hpp"
@@ -34,6 +35,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -101,15 +103,18 @@ class WalledState {
   const Box& owned() const { return owned_; }
 
   //! Sets every owned cell of the state: `value(f, i, j, k)`, a host
-  //! function (the values are made on the host and copied).
+  //! function (made on the host; copied where the state is not host memory).
   template <class Value>
   void set(const Value& value) {
+    constexpr bool on_host = std::is_same_v<StateField, HostField>;
     for (int f = 0; f < N; ++f) {
-      const HostField made("made", owned_, state_[f].ghosts());
+      HostField made;
+      if constexpr (on_host) made = state_[f];
+      else made = HostField("made", owned_, state_[f].ghosts());
       const CellArray<double> u = made.cells();
       for_each_cell("bench::set", HostExec(), owned_, [=](int i, int j, int k) { u(i, j, k) = value(f, i, j, k); });
       HostExec().fence();
-      Kokkos::deep_copy(state_[f].view(), made.view());
+      if constexpr (!on_host) Kokkos::deep_copy(state_[f].view(), made.view());
     }
     walls_fresh_ = false;
   }
@@ -143,6 +148,7 @@ class WalledState {
   //! One tiled cycle: the walls of level 0 (depth reach) unless the
   //! previous cycle's tiles mirrored them, then the tiles.
   void tiled_cycle(const Update& update, const TiledCycle<N>& c) {
+    static_assert(runs_on_host<Exec>, "tiled cycles are the host's");
     if (!walls_fresh_) fill_walls();
     run_tiled_cycle(HostExec(), update, in(), out(), c);
     HostExec().fence();
@@ -154,6 +160,7 @@ class WalledState {
   //! cells: equal for two states that are equal bit for bit, and (but for
   //! a 2^-64 chance) different otherwise.
   std::uint64_t checksum() const {
+    static_assert(runs_on_host<Exec>, "the checksum is the host's");
     std::uint64_t sum = 0;
     const Box b = owned_;
     for (int f = 0; f < N; ++f) {

@@ -5,8 +5,8 @@
 //! slabs, or one partition holding the whole box): the rank-level messages
 //! (halo/HaloMessages.hpp) and one packer per partition (halo/HaloPacker.hpp).
 //!
-//!   start(fields..., timers)   posts the receives, each partition packs its
-//!                              planes, sends
+//!   start(fields..., timers)   each partition packs its planes (waiting for
+//!                              its instance), then posts the receives, sends
 //!   test()                     lets MPI progress between chunks of work
 //!   finish(timers)             waits and queues each partition's unpack on
 //!                              its instance (its later work sees the ghosts)

@@ -129,9 +129,9 @@ class HaloPacker {
   }
 
   //! Unpacks the received planes into `fields`, queued on the packer's
-  //! instance: its later work sees the ghosts, others wait for it; the next
-  //! pack does before receives are posted into the messages again. (Pieces
-  //! the host's cores unpack are done on return.)
+  //! instance: its later work sees the ghosts; other instances must wait for
+  //! it, as the next pack() does before receives are posted into the
+  //! messages again. (Pieces the host's cores unpack are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
     if (staged(fields, messages)) {

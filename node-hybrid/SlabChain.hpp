@@ -43,15 +43,15 @@ class SlabChain {
     const int planes = tuner_.planes();
     const double start = Timers::now();
     device_.run(slabs_.device().exec, planes);
-    // A streamed device slab's fields are the host's store, which the host
-    // reads next (packs, the interface): the kernels must be done.
-    if (slabs_.device().in_store()) strata::fence(slabs_.device().exec);
     if (measurement_.timing_slabs() && !slabs_.device().empty()) {
       strata::fence(slabs_.device().exec);
       measurement_.add_device_seconds(Timers::now() - start);
     }
     const double host_start = Timers::now();
     host_.run(slabs_.host().exec, planes);
+    // A streamed device slab's fields are the host's store, which the host
+    // reads next (packs, the interface): its kernels must be done by then.
+    if (slabs_.device().in_store()) strata::fence(slabs_.device().exec);
     if (measurement_.timing_slabs() && !slabs_.host().empty())
       measurement_.add_host_seconds(Timers::now() - host_start);
     const bool on_host_cores = !slabs_.host().empty() || (runs_on_host<DeviceExec> && !slabs_.device().empty());

@@ -5,9 +5,10 @@
 //! copied into the other slab's ghost planes. Planes are contiguous (z is the
 //! slowest index), so each field moves as single copies, staged through
 //! pinned host memory: device-to-host and host-to-device copies run
-//! asynchronously on their own device instance while both slabs compute. A
-//! streamed device slab's planes are host memory already: the host's
-//! threads copy them directly.
+//! asynchronously on their own device instance while both slabs compute.
+//! Where both slabs' planes are in one memory (a CPU-only build, a streamed
+//! device slab's store, two slabs of one space) they are copied directly on
+//! the host slab's instance. send_down, send_up and finish go in that order.
 //! Whole planes travel, x/y ghost columns included; those columns may be
 //! read while the walls are filled, and are refreshed by the MPI halo and
 //! the walls afterwards.
@@ -86,10 +87,12 @@ class SlabInterface {
   }
 
  private:
-  // Contiguous planes in host memory (a staging buffer, or a streamed
-  // device slab's window) as plain host memory, so the copy runs on the host
-  // slab's threads: Kokkos hands a copy that touches pinned or device-typed
-  // memory to the CUDA driver, which copies host to host on one thread.
+  // Contiguous planes (a staging buffer, a streamed device slab's window, or
+  // a slab's own planes) typed as plain host memory, so that a copy between
+  // host memory runs on the host slab's threads: Kokkos hands a copy that
+  // touches pinned or device-typed memory to the CUDA driver, which copies
+  // host to host on one thread. (Two slabs on one GPU space: the other side
+  // of each copy stays device-typed, so the driver copies device to device.)
   template <class Planes>
   static auto on_host(const Planes& p) {
     return Kokkos::View<double***, Kokkos::LayoutRight, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(
@@ -101,7 +104,7 @@ class SlabInterface {
 
   std::vector<int> fields_;
   int cut_, depth_;
-  bool direct_;  //!< both slabs' planes in host memory
+  bool direct_;  //!< both slabs' planes in one memory: copied without staging
   DeviceExec copies_;
   std::vector<Staging> down_, up_;
 };

@@ -76,7 +76,8 @@ class SlabSweeps {
     auto& halo = halos_.step();
     halos_.start_messages(halo, slabs_, timers);
     // The device slab's planes leave after what its instance has queued
-    // (a launch since the last step writes them) and before its interior.
+    // (a launch since the last step writes them) and before its interior,
+    // which the wait for that queue would otherwise include.
     halos_.send_interface_down(halo, slabs_, timers);
     if (overlap) {
       slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);

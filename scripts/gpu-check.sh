@@ -361,6 +361,10 @@ cardiac_step_against_sweep() {
        --set time.steps="$cardiac_deck_steps" --set time.end_time=~ --set time.cfl=~ --set time.dt=0.002 \
        --set hybrid.cpu_share=0; then
     run_ms=$(run_ms_per_step cardiac_deck)
+    if ! awk -v t="$run_ms" 'BEGIN { exit !(t > 0) }'; then
+      failed_run "strata cardiac $cells whole run" cardiac_deck
+      return
+    fi
     record "strata cardiac $cells whole run / sweep kernel" "$(ratio "$run_ms" "$sweep_ms")" x lower "<= 1.5" \
       "$(judge "$(ratio "$run_ms" "$sweep_ms")" "<=" 1.5)"
   else

@@ -144,7 +144,7 @@ int mismatches(const AppResult& run, const AppResult& reference, const Box& loca
 }
 
 // For a failure's message (collective): where each field differs, and the
-// steps at which cycles ended with rank 0's host planes then.
+// steps at which cycles ended with this rank's host planes then.
 std::string where_it_differs(const AppResult& run, const AppResult& reference, const Box& local) {
   std::ostringstream s;
   for (std::size_t f = 0; f < run.fields.size(); ++f)
