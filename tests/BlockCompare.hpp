@@ -15,31 +15,34 @@
 
 namespace strata::test {
 
-//! Cells of `block` (indexed from its corner in `u`) that differ from
-//! `reference` (indexed by global cell), summed over MPI_COMM_WORLD.
-inline int mismatches_over_ranks(const HostBlock& u, const HostBlock& reference, const Box& block) {
-  int mismatches = 0;
+//! Calls `differs(k)` for each cell of `block` (indexed from its corner in
+//! `u`) that differs from `reference` (indexed by global cell), k its plane.
+template <class Differs>
+void for_each_mismatch(const HostBlock& u, const HostBlock& reference, const Box& block, Differs&& differs) {
   for (int k = block.lo[Z]; k < block.hi[Z]; ++k)
     for (int j = block.lo[Y]; j < block.hi[Y]; ++j)
       for (int i = block.lo[X]; i < block.hi[X]; ++i)
-        mismatches += u(k - block.lo[Z], j - block.lo[Y], i - block.lo[X]) != reference(k, j, i);
+        if (u(k - block.lo[Z], j - block.lo[Y], i - block.lo[X]) != reference(k, j, i)) differs(k);
+}
+
+//! Cells of `block` that differ from `reference` (for_each_mismatch),
+//! summed over MPI_COMM_WORLD.
+inline int mismatches_over_ranks(const HostBlock& u, const HostBlock& reference, const Box& block) {
+  int mismatches = 0;
+  for_each_mismatch(u, reference, block, [&](int) { ++mismatches; });
   MPI_Allreduce(MPI_IN_PLACE, &mismatches, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   return mismatches;
 }
 
-//! Where `u` differs from `reference` (compared as mismatches_over_ranks
-//! does): "rank R planes A..B" for each rank holding a differing cell, A
-//! and B the first and last global z plane with one. Collective; for a
-//! failure's message.
+//! Where `u` differs from `reference` (for_each_mismatch): "rank R planes
+//! A..B" for each rank holding a differing cell, A and B the first and last
+//! global z plane with one. Collective; for a failure's message.
 inline std::string mismatched_planes(const HostBlock& u, const HostBlock& reference, const Box& block) {
   int range[2] = {block.hi[Z], block.lo[Z] - 1};
-  for (int k = block.lo[Z]; k < block.hi[Z]; ++k)
-    for (int j = block.lo[Y]; j < block.hi[Y]; ++j)
-      for (int i = block.lo[X]; i < block.hi[X]; ++i)
-        if (u(k - block.lo[Z], j - block.lo[Y], i - block.lo[X]) != reference(k, j, i)) {
-          range[0] = std::min(range[0], k);
-          range[1] = std::max(range[1], k);
-        }
+  for_each_mismatch(u, reference, block, [&](int k) {
+    range[0] = std::min(range[0], k);
+    range[1] = std::max(range[1], k);
+  });
   int ranks = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   std::vector<int> all(2 * std::size_t(ranks));
