@@ -12,6 +12,12 @@
 //!                              its instance (its later work sees the ghosts)
 //!   exchange(fields..., timers) the two in a row
 //!
+//! Where a partition's pieces are staged (halo/HaloPacker.hpp), their copies
+//! into the messages are still running when start() returns, beside the
+//! kernels queued next (a GPU's interior): the messages leave at the first
+//! test() or finish() after, once the copies are in. Received staged pieces
+//! are copied out for every partition before any unpacks.
+//!
 //! A second start while one is pending is an error; finishing nothing is a
 //! no-op. Physical walls are not touched here (halo/WallGhosts.hpp).
 
@@ -58,9 +64,9 @@ class HaloExchange {
 
   //! Packs each partition's `fields` (the same fields, in the order the
   //! messages were built for; empty for an empty partition), posts receives
-  //! and sends. Receives come after the packs, which wait for their
-  //! instances: the previous exchange's unpacks, queued there, may still be
-  //! reading the messages.
+  //! and sends (staged pieces' messages: later, see above). Receives come
+  //! after the packs, which wait for their instances: the previous
+  //! exchange's unpacks, queued there, may still be reading the messages.
   void start(const FieldList<ExecSpaces>&... fields, Timers& timers) {
     STRATA_REQUIRE(!pending(), "HaloExchange::start: an exchange is pending");
     fields_ = {fields...};
@@ -74,17 +80,25 @@ class HaloExchange {
       });
     }
     messages_.post_receives(timers);
-    messages_.send(timers);
+    unsent_ = false;
+    for_each_partition([&](auto& packer, const auto&) { unsent_ = unsent_ || packer.copies_in_flight(); });
+    if (!unsent_) messages_.send(timers);
   }
 
-  //! Lets MPI progress; true once every message has completed.
-  bool test() { return messages_.test(); }
+  //! Lets MPI progress; true once every message has completed. Sends
+  //! messages whose staged pieces were still on their way.
+  bool test(Timers& timers) {
+    send_when_packed(timers);
+    return messages_.test();
+  }
 
   //! Waits for the pending exchange and queues the unpacks; a no-op when none is pending.
   void finish(Timers& timers) {
     if (!pending()) return;
+    send_when_packed(timers);
     messages_.wait(timers);
     auto timer = timers.time("halo unpack");
+    for_each_partition([&](auto& packer, const auto& partition_fields) { packer.receive(partition_fields, messages_); });
     for_each_partition([&](auto& packer, const auto& partition_fields) { packer.unpack(partition_fields, messages_); });
     fields_ = {};
   }
@@ -102,6 +116,16 @@ class HaloExchange {
   double exposed_seconds() const { return messages_.exposed_seconds(); }
 
  private:
+  void send_when_packed(Timers& timers) {
+    if (!unsent_) return;
+    {
+      auto timer = timers.time("halo pack");
+      for_each_partition([](auto& packer, const auto&) { packer.await_messages(); });
+    }
+    messages_.send(timers);
+    unsent_ = false;
+  }
+
   template <class Execs, std::size_t... P>
   void partition_each(const Cuts& cuts, int ghosts, const Execs& execs, std::index_sequence<P...>) {
     ((cuts[P] < cuts[P + 1]
@@ -125,6 +149,7 @@ class HaloExchange {
   MessageStaging staging_;
   std::tuple<std::optional<HaloPacker<ExecSpaces>>...> packers_;
   std::tuple<FieldList<ExecSpaces>...> fields_;
+  bool unsent_ = false;  //!< messages posted, not yet sent: staged pieces on their way
 };
 
 }  // namespace strata

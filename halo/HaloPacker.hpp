@@ -7,8 +7,10 @@
 //! a device slab whose fields are host memory, one that streams). Where that
 //! space cannot reach the message memory, or would reach it only across a bus
 //! (a GPU's kernels and messages in pinned host memory), pieces are staged: packed
-//! into a buffer in the slab's memory and moved by asynchronous copies on the
-//! slab's instance, one per run of pieces that lie back to back in both.
+//! into a buffer in the slab's memory and moved by asynchronous copies, one
+//! per run of pieces that lie back to back in both, on a copy instance
+//! beside the slab's (a GPU stream of its own): the slab's next kernels run
+//! while the messages cross the bus.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -86,7 +88,7 @@ class HaloPacker {
   //! of the rank also sends the shared top plane of z-staggered fields.
   HaloPacker(const HaloMessages& messages, int z_lo, int z_hi, int ghosts,
              const ExecSpace& exec = ExecSpace(), MessageStaging staging = MessageStaging::Auto)
-      : exec_(exec), staging_(staging) {
+      : exec_(exec), copies_(independent_instance(exec)), staging_(staging) {
     const auto& neighbors = messages.neighbors();
     const int z_send_hi = z_hi == messages.local().hi[Z] ? z_hi + 1 : z_hi;
     std::size_t scratch = 0;
@@ -101,9 +103,11 @@ class HaloPacker {
                    "HaloPacker: " << ExecSpace::name() << " cannot reach the messages; they must be staged");
   }
 
-  //! Packs this slab's planes of `fields` into the send messages; blocks
-  //! until done, and until the previous unpack on the instance is (the
-  //! receives into the same messages are posted next).
+  //! Packs this slab's planes of `fields` into the send messages, waiting
+  //! for the slab's instance, so for the previous unpack queued there (the
+  //! receives into the same messages are posted next). Staged pieces may
+  //! still be on their way into the messages: send only after
+  //! await_messages().
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (send_.empty()) {
       if (!recv_.empty() && !runs_on_host<ExecSpace>) strata::fence(exec_);
@@ -111,10 +115,12 @@ class HaloPacker {
     }
     if (staged(fields, messages)) {
       for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
+      strata::fence(exec_);
       for (const Copy& c : send_copies_)
         Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
-          Kokkos::deep_copy(exec_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
+          Kokkos::deep_copy(copies_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
         });
+      copies_in_flight_ = true;
     } else {
       for (const Piece& p : send_)
         Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
@@ -123,22 +129,39 @@ class HaloPacker {
               Impl::pack_box(exec, fields.at(p.field).cells(), p.box, message, p.offset);
             });
         });
+      strata::fence(exec_);
     }
-    strata::fence(exec_);
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
 
-  //! Unpacks the received planes into `fields`, queued on the packer's
-  //! instance: its later work sees the ghosts; other instances must wait for
-  //! it, as the next pack() does before receives are posted into the
-  //! messages again. (Pieces the host's cores unpack are done on return.)
+  //! Whether staged pieces may still be on their way into the send messages.
+  bool copies_in_flight() const { return copies_in_flight_; }
+  //! Waits until the send messages hold every piece pack() put in.
+  void await_messages() {
+    if (!copies_in_flight_) return;
+    strata::fence(copies_);
+    copies_in_flight_ = false;
+  }
+
+  //! Starts moving the received staged pieces out of the messages (the
+  //! messages have arrived); unpack() takes them from there.
+  void receive(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
+    if (recv_.empty() || !staged(fields, messages)) return;
+    for (const Copy& c : recv_copies_)
+      Impl::with_message(messages, messages.recv_data(c.neighbor), c.message_size, [&](auto message) {
+        Kokkos::deep_copy(copies_, range(scratch_, c.scratch, c.count), range(message, c.offset, c.count));
+      });
+  }
+
+  //! Unpacks the received planes into `fields` (after receive()), queued
+  //! on the packer's instance: its later work sees the ghosts; other
+  //! instances must wait for it, as the next pack() does before receives
+  //! are posted into the messages again. (Pieces the host's cores unpack
+  //! are done on return.)
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
     if (staged(fields, messages)) {
-      for (const Copy& c : recv_copies_)
-        Impl::with_message(messages, messages.recv_data(c.neighbor), c.message_size, [&](auto message) {
-          Kokkos::deep_copy(exec_, range(scratch_, c.scratch, c.count), range(message, c.offset, c.count));
-        });
+      strata::fence(copies_);  // the pieces are in the scratch buffer
       for (const Piece& p : recv_) Impl::unpack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
     } else {
       for (const Piece& p : recv_)
@@ -249,7 +272,9 @@ class HaloPacker {
   }
 
   ExecSpace exec_;
+  ExecSpace copies_;  //!< staged pieces' copies, beside the slab's kernels
   MessageStaging staging_;
+  bool copies_in_flight_ = false;
   std::vector<Piece> send_, recv_;
   std::vector<Copy> send_copies_, recv_copies_;
   Kokkos::View<double*, memory_space> scratch_;

@@ -135,7 +135,7 @@ class HybridDomain {
   template <class Range, class MakeKernel>
   void launch(const Range& range, MakeKernel&& make_kernel) {
     tiling_.fields_written();
-    kernels_.run({range(slabs_.device().owned)}, {range(slabs_.host().owned)}, make_kernel, false);
+    kernels_.run({range(slabs_.device().owned)}, {range(slabs_.host().owned)}, make_kernel);
   }
 
   //! Runs the kernels `record(chain)` appends with chain.launch(range,

@@ -117,8 +117,9 @@ class SlabHalos {
 
   //! True where the sweep group's messages go to other ranks.
   bool has_neighbors() const { return sweep_.exchange->num_neighbors() > 0; }
-  //! Lets the sweep group's messages progress (MPI).
-  void progress() { sweep_.exchange->test(); }
+  //! Lets the sweep group's messages progress (MPI), sending those that
+  //! waited for their staged pieces (halo/HaloExchange.hpp).
+  void progress(Timers& timers) { sweep_.exchange->test(timers); }
 
   //! Seconds the rank's messages were in flight, and seconds it blocked
   //! waiting for them (the part not hidden behind compute).

@@ -27,13 +27,11 @@ class SlabKernels {
               ShareMeasurement& measurement, int device_repeats)
       : slabs_(slabs), halos_(halos), measurement_(measurement), device_repeats_(device_repeats) {}
 
-  //! The device may still be running on return; with `poll`, the host's
-  //! boxes go in z-chunks with MPI progress between them.
+  //! The device may still be running on return.
   template <class MakeKernel>
-  void run(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes, MakeKernel& make_kernel,
-           bool poll) {
+  void run(const std::vector<Box>& device_boxes, const std::vector<Box>& host_boxes, MakeKernel& make_kernel) {
     run_device(device_boxes, make_kernel);
-    run_host(host_boxes, make_kernel, poll);
+    run_host(host_boxes, make_kernel);
   }
 
   template <class MakeKernel>
@@ -51,9 +49,10 @@ class SlabKernels {
     }
   }
 
-  //! Host boxes run to completion.
+  //! Host boxes run to completion; with `poll` (the step's timers), in
+  //! z-chunks with the sweep's messages progressing between them.
   template <class MakeKernel>
-  void run_host(const std::vector<Box>& boxes, MakeKernel& make_kernel, bool poll) {
+  void run_host(const std::vector<Box>& boxes, MakeKernel& make_kernel, Timers* poll = nullptr) {
     const Slab<HostExec>& host = slabs_.host();
     if (host.empty()) return;
     const double t0 = Timers::now();
@@ -69,7 +68,7 @@ class SlabKernels {
           chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
           for_each_cell("strata::host_slab", host.exec, chunk, kernel);
           strata::fence(host.exec);
-          halos_.progress();
+          halos_.progress(*poll);
         }
       }
     }

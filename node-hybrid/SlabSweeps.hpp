@@ -52,14 +52,14 @@ class SlabSweeps {
     } else {
       slabs_.fill_walls(settings_.exchanged, WallFill::All, wall_depth_, timers);
       auto timer = timers.time("interior");
-      kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+      kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel);
     }
   }
 
   //! A pointwise kernel over the cells the last sweep computed.
   template <class MakeKernel>
   void pointwise(MakeKernel& make_kernel) {
-    kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel, false);
+    kernels_.run({last_boxes_[0]}, {last_boxes_[1]}, make_kernel);
   }
 
   //! True at the start of an exchange cycle, where planes may move.
@@ -88,13 +88,13 @@ class SlabSweeps {
     if (overlap) {
       slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
-      kernels_.run_host({host_interior}, make_kernel, true);
+      kernels_.run_host({host_interior}, make_kernel, &timers);
     }
     halos_.finish(halo, slabs_, timers);
     slabs_.fill_walls(settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, wall_depth_, timers);
     auto timer = timers.time("boundary");
     kernels_.run(box_difference(last_boxes_[0], device_interior), box_difference(last_boxes_[1], host_interior),
-                 make_kernel, false);
+                 make_kernel);
   }
 
   const HybridSettings& settings_;
