@@ -3,6 +3,7 @@
 #include "framework/Error.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <iterator>
 #include <utility>
 
@@ -58,11 +59,17 @@ void TilingTuner::measured(int steps, double seconds) {
   const double per_step = measured_seconds_ / measured_steps_;
   seconds_[done] = seconds_.count(done) ? std::min(seconds_.at(done), per_step) : per_step;
   trials_.push_back({at(done), per_step});
-  warmup_left_ = 1;
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
   queue_.erase(queue_.begin());
   if (queue_.empty()) search_on();
+  // Candidates of the cycle length just measured first, then one length
+  // at a time: a new length regrows the fields, and its first cycle runs
+  // slower (the warm-up, which does not count).
+  const auto length_order = [&](const Point& p) { return std::make_pair(std::abs(p.first - done.first), p.first); };
+  std::stable_sort(queue_.begin(), queue_.end(),
+                   [&](const Point& a, const Point& b) { return length_order(a) < length_order(b); });
+  if (tuning() && queue_.front().first != done.first) warmup_left_ = 1;
 }
 
 void TilingTuner::search_on() {

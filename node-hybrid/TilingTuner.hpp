@@ -2,11 +2,13 @@
 //! \file TilingTuner.hpp
 //! The shape of a time-tiled cycle, measured where the run is: steps per
 //! cycle and rows per host tile (whole rows along x), found by a pattern
-//! search on the run's own cycles. Each candidate runs a warm-up cycle,
-//! then whole cycles of at least a few steps (tiling is exact, so trying
-//! costs no accuracy); from the start, the search measures the neighbours
+//! search on the run's own cycles. Each candidate runs whole cycles of at
+//! least a few steps (tiling is exact, so trying costs no accuracy), after
+//! a warm-up cycle where its cycle length is new (the fields are regrown,
+//! and the first cycle runs slower); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
-//! half the rows, twice both) and stops where none is faster. Before it
+//! half the rows, twice both; one cycle length at a time) and stops where
+//! none is faster. Before it
 //! stops, it measures once more each neighbour that came within
 //! `close_call` of the fastest: a cycle slowed by something else on the
 //! machine (timing noise only ever slows) would otherwise end the search
@@ -23,9 +25,11 @@
 
 namespace strata {
 
-//! Where the search starts along the steps: the middle of 1, 2, 4, 8, near
-//! most processors' choice (a box that holds fewer starts at the most it holds).
-inline constexpr int first_tiled_steps = 4;
+//! Where the search starts along the steps: the longest cycle `auto` tries,
+//! the choice on most processors measured (docs/time-tiling.md), so that
+//! the search there ends after one ring of neighbours (a box that holds
+//! fewer starts at the most it holds).
+inline constexpr int first_tiled_steps = 8;
 
 //! Steps per tiled cycle and rows per host tile (0: no rows to choose: no
 //! host tiles, or the deck gives the tile).

@@ -230,18 +230,27 @@ TEST(ShareMeasurement, IntervalsEndAtTheFirstCycleThatTookLongEnough) {
   EXPECT_GE(planned, 3);  // two probes and confirmations
 }
 
-// Runs a tuner to its choice on a model of seconds per step; a warm-up
-// cycle (the first of each candidate) takes 100 times as long and must not
-// count. Returns the candidates in the order measured.
-std::vector<TilingChoice> search(TilingTuner& tuner, const std::function<double(const TilingChoice&)>& per_step) {
+// Runs a tuner to its choice on a model of seconds per step; the first
+// cycle of a new cycle length (the fields regrown) takes 100 times as long
+// and must not count. Returns the candidates in the order measured, and
+// the cycles each took in `cycles`.
+std::vector<TilingChoice> search(TilingTuner& tuner, const std::function<double(const TilingChoice&)>& per_step,
+                                 std::vector<int>* cycles = nullptr) {
   std::vector<TilingChoice> order;
+  std::vector<int> counted;
   bool warm = false;
   while (tuner.tuning()) {
     const TilingChoice c = tuner.current();
-    if (order.empty() || !(order.back() == c)) order.push_back(c), warm = false;
+    if (order.empty() || !(order.back() == c)) {
+      warm = !order.empty() && order.back().steps == c.steps;
+      order.push_back(c);
+      counted.push_back(0);
+    }
     tuner.measured(c.steps, (warm ? 1.0 : 100.0) * per_step(c) * c.steps);
     warm = true;
+    ++counted.back();
   }
+  if (cycles) *cycles = counted;
   return order;
 }
 
@@ -251,8 +260,8 @@ TEST(TilingTuner, SearchesStepsFromTwoAndKeepsTheFastest) {
   std::vector<int> steps;
   for (const TilingChoice& c : search(tuner, [&](const TilingChoice& c) { return seconds_per_step.at(c.steps); }))
     steps.push_back(c.steps);
-  // 2, its neighbours 4 and 1, then 4's unmeasured neighbour 6.
-  EXPECT_EQ(steps, (std::vector<int>{2, 4, 1, 6}));
+  // 2, its neighbours 1 and 4, then 4's unmeasured neighbour 6.
+  EXPECT_EQ(steps, (std::vector<int>{2, 1, 4, 6}));
   ASSERT_TRUE(tuner.chosen());
   EXPECT_EQ(tuner.chosen()->steps, 4);
   EXPECT_EQ(tuner.current().steps, 4);
@@ -283,6 +292,23 @@ TEST(TilingTuner, ClimbsToTheFastestStepsAndRowsTogether) {
   for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_GE(t.seconds_per_step, tuner.chosen_seconds_per_step());
 }
 
+// Candidates of one cycle length are measured together, those of the
+// length just measured first: each new length regrows the fields and
+// spends a warm-up cycle, which a change of rows alone does not.
+TEST(TilingTuner, MeasuresOneCycleLengthAtATime) {
+  TilingTuner tuner(TilingTuner::powers_of_two_up_to(8), {16, 32, 64}, {4, 32}, 8);
+  const auto per_step = [](const TilingChoice& c) { return c == TilingChoice{4, 32} ? 1.0 : 2.0; };
+  std::vector<int> cycles;
+  const std::vector<TilingChoice> order = search(tuner, per_step, &cycles);
+  EXPECT_EQ(order, (std::vector<TilingChoice>{{4, 32}, {4, 64}, {4, 16}, {2, 32}, {8, 32}, {8, 64}}));
+  // A warm-up and two counted cycles of 4 steps; two where only the rows
+  // changed; a warm-up and four of 2; a warm-up and one of 8, then one.
+  EXPECT_EQ(cycles, (std::vector<int>{3, 2, 2, 5, 2, 1}));
+  ASSERT_TRUE(tuner.chosen());
+  EXPECT_EQ(*tuner.chosen(), (TilingChoice{4, 32}));
+  for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_EQ(t.seconds_per_step, per_step(t.choice));
+}
+
 // One slowed cycle must not end the search: a neighbour that came within
 // close_call of the fastest is measured again before the choice, and keeps
 // its faster measurement; one further off is not.
@@ -293,16 +319,16 @@ TEST(TilingTuner, MeasuresCloseCallsAgainBeforeChoosing) {
   std::vector<int> order;
   while (tuner.tuning()) {
     const int k = tuner.current().steps;
-    tuner.measured(k, 100.0 * k);  // the warm-up cycle
+    if (order.empty() || order.back() != k) tuner.measured(k, 100.0 * k);  // a new length's warm-up cycle
     const double slowed = measurements[k]++ == 0 && k == 8 ? 1.15 : 1.0;  // k=8's first cycle slowed
     tuner.measured(8, slowed * seconds_per_step.at(k) * 8);
     order.push_back(k);
   }
-  // 2, its neighbours 4 and 1, then 4's neighbour 8 (slowed: 1.035 against
+  // 2, its neighbours 1 and 4, then 4's neighbour 8 (slowed: 1.035 against
   // 1.0), measured again (0.9) before the choice, which moves the search to
   // 8, whose close neighbour 4 (1.0 against 0.9) is measured again too; 2
   // (1.5x 4's) never is.
-  EXPECT_EQ(order, (std::vector<int>{2, 4, 1, 8, 8, 4}));
+  EXPECT_EQ(order, (std::vector<int>{2, 1, 4, 8, 8, 4}));
   ASSERT_TRUE(tuner.chosen());
   EXPECT_EQ(tuner.chosen()->steps, 8);
   EXPECT_EQ(tuner.chosen_seconds_per_step(), 0.9);
