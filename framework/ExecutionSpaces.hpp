@@ -44,4 +44,14 @@ ExecSpace independent_instance(const ExecSpace& exec) {
     return exec;
 }
 
+//! Whether the work queued on `exec` is done, without waiting for it (a GPU
+//! stream's query; host spaces run work as it is issued).
+template <class ExecSpace>
+bool queue_done([[maybe_unused]] const ExecSpace& exec) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return cudaStreamQuery(exec.cuda_stream()) != cudaErrorNotReady;
+#endif
+  return true;
+}
+
 }  // namespace strata

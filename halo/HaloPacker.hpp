@@ -134,6 +134,9 @@ class HaloPacker {
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
 
+  //! Whether work queued on the packer's instance still runs.
+  bool computing() const { return !queue_done(exec_); }
+
   //! Whether staged pieces may still be on their way into the send messages.
   bool copies_in_flight() const { return copies_in_flight_; }
   //! Waits until the send messages hold every piece pack() put in.

@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 namespace strata {
 namespace {
@@ -288,6 +290,35 @@ TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
   EXPECT_NE(d.neighbor({0, 0, 1}), MPI_PROC_NULL);  // periodic along z
   EXPECT_TRUE(d.is_wall(X, 0));
   EXPECT_FALSE(d.is_wall(Z, 1));
+}
+
+// Waiting while queued work still computes (a GPU's interior) hides the
+// messages behind it: rank 1, whose neighbour rank 0 sends late, counts as
+// exposed only the wait after its work ended, and all of it without work.
+TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (size < 2) GTEST_SKIP() << "needs a neighbour on another rank";
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size},
+                                    {false, false, false});
+  HaloMessages messages(decomposition, 1, HaloShape::Faces, 1);
+  Timers timers;
+  const double late = 0.3, computing = 0.15;
+  const auto exposed_in_exchange = [&](bool while_computing) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) std::this_thread::sleep_for(std::chrono::duration<double>(late));
+    messages.post_receives(timers);
+    messages.send(timers);
+    const double start = Timers::now(), exposed_before = messages.exposed_seconds();
+    messages.wait(timers, [&] { return while_computing && Timers::now() - start < computing; });
+    return messages.exposed_seconds() - exposed_before;
+  };
+  const double hidden_in_part = exposed_in_exchange(true), all_exposed = exposed_in_exchange(false);
+  if (rank != 1) return;
+  EXPECT_GT(all_exposed, late - 0.05);
+  EXPECT_LT(hidden_in_part, all_exposed - computing + 0.1);
+  EXPECT_GT(hidden_in_part, 0.02) << "the wait after the work ended counts";
 }
 
 TEST(HaloErrors, WidthWiderThanARankIsAnInputError) {
