@@ -45,13 +45,17 @@ ExecSpace independent_instance(const ExecSpace& exec) {
 }
 
 //! Whether the work queued on `exec` is done, without waiting for it (a GPU
-//! stream's query; host spaces run work as it is issued).
+//! stream's query; host spaces run work as it is issued). A failed kernel
+//! reads as done: the next fence reports its error. Other device spaces
+//! read as done, so waits beside their kernels count as exposed.
 template <class ExecSpace>
 bool queue_done([[maybe_unused]] const ExecSpace& exec) {
 #ifdef KOKKOS_ENABLE_CUDA
-  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return cudaStreamQuery(exec.cuda_stream()) != cudaErrorNotReady;
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>)
+    return cudaStreamQuery(exec.cuda_stream()) != cudaErrorNotReady;
+  else
 #endif
-  return true;
+    return true;
 }
 
 }  // namespace strata

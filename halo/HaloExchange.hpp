@@ -7,7 +7,8 @@
 //!
 //!   start(fields..., timers)   each partition packs its planes (waiting for
 //!                              its instance), then posts the receives, sends
-//!   test()                     lets MPI progress between chunks of work
+//!   test(timers)               lets MPI progress between chunks of work
+//!                              (and sends staged messages once ready)
 //!   finish(timers)             waits and queues each partition's unpack on
 //!                              its instance (its later work sees the ghosts)
 //!   exchange(fields..., timers) the two in a row
@@ -15,8 +16,9 @@
 //! Where a partition's pieces are staged (halo/HaloPacker.hpp), their copies
 //! into the messages are still running when start() returns, beside the
 //! kernels queued next (a GPU's interior): the messages leave at the first
-//! test() or finish() after, once the copies are in. Received staged pieces
-//! are copied out for every partition before any unpacks.
+//! test() that finds the copies done, or at finish(), which waits for them.
+//! Received staged pieces are copied out for every partition before any
+//! unpacks.
 //!
 //! A second start while one is pending is an error; finishing nothing is a
 //! no-op. Physical walls are not touched here (halo/WallGhosts.hpp).
@@ -70,14 +72,14 @@ class HaloExchange {
   void start(const FieldList<ExecSpaces>&... fields, Timers& timers) {
     STRATA_REQUIRE(!pending(), "HaloExchange::start: an exchange is pending");
     fields_ = {fields...};
+    for_each_partition([&](auto&, const auto& partition_fields) {
+      STRATA_REQUIRE(int(partition_fields.size()) == messages_.num_fields(),
+                     "HaloExchange::start: built for " << messages_.num_fields() << " fields, given "
+                                                       << partition_fields.size());
+    });
     {
       auto timer = timers.time("halo pack");
-      for_each_partition([&](auto& packer, const auto& partition_fields) {
-        STRATA_REQUIRE(int(partition_fields.size()) == messages_.num_fields(),
-                       "HaloExchange::start: built for " << messages_.num_fields() << " fields, given "
-                                                         << partition_fields.size());
-        packer.pack(partition_fields, messages_);
-      });
+      for_each_partition([&](auto& packer, const auto& partition_fields) { packer.pack(partition_fields, messages_); });
     }
     messages_.post_receives(timers);
     unsent_ = false;
@@ -85,10 +87,12 @@ class HaloExchange {
     if (!unsent_) messages_.send(timers);
   }
 
-  //! Lets MPI progress; true once every message has completed. Sends
-  //! messages whose staged pieces were still on their way.
+  //! Lets MPI progress; true once every message has completed. Sends the
+  //! messages whose staged pieces were on their way, if they are in now.
   bool test(Timers& timers) {
-    send_when_packed(timers);
+    bool ready = true;
+    for_each_partition([&](auto& packer, const auto&) { ready = ready && packer.messages_ready(); });
+    if (ready) send_when_packed(timers);
     return messages_.test();
   }
 
@@ -99,9 +103,9 @@ class HaloExchange {
     if (!pending()) return;
     send_when_packed(timers);
     messages_.wait(timers, [&] {
-      bool computing = false;
-      for_each_partition([&](auto& packer, const auto&) { computing = computing || packer.computing(); });
-      return computing;
+      bool busy = false;
+      for_each_partition([&](auto& packer, const auto&) { busy = busy || packer.busy(); });
+      return busy;
     });
     auto timer = timers.time("halo unpack");
     for_each_partition([&](auto& packer, const auto& partition_fields) { packer.receive(partition_fields, messages_); });
@@ -118,7 +122,8 @@ class HaloExchange {
   int num_neighbors() const { return int(messages_.neighbors().size()); }
   //! Seconds from posting until all messages had completed, summed over exchanges.
   double communication_seconds() const { return messages_.communication_seconds(); }
-  //! Seconds blocked in finish(), summed: the part not hidden behind compute.
+  //! Seconds blocked in finish() with no partition's instance busy, summed:
+  //! the part not hidden behind compute.
   double exposed_seconds() const { return messages_.exposed_seconds(); }
 
  private:

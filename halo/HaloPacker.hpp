@@ -134,11 +134,14 @@ class HaloPacker {
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
 
-  //! Whether work queued on the packer's instance still runs.
-  bool computing() const { return !queue_done(exec_); }
+  //! Whether work queued on the packer's instance (kernels of its slab)
+  //! still runs.
+  bool busy() const { return !queue_done(exec_); }
 
   //! Whether staged pieces may still be on their way into the send messages.
   bool copies_in_flight() const { return copies_in_flight_; }
+  //! Whether the send messages hold every piece pack() put in, without waiting.
+  bool messages_ready() const { return !copies_in_flight_ || queue_done(copies_); }
   //! Waits until the send messages hold every piece pack() put in.
   void await_messages() {
     if (!copies_in_flight_) return;
@@ -159,8 +162,9 @@ class HaloPacker {
   //! Unpacks the received planes into `fields` (after receive()), queued
   //! on the packer's instance: its later work sees the ghosts; other
   //! instances must wait for it, as the next pack() does before receives
-  //! are posted into the messages again. (Pieces the host's cores unpack
-  //! are done on return.)
+  //! are posted into the messages again (direct pieces read the messages;
+  //! staged ones were copied out of them before this returns). Pieces the
+  //! host's cores unpack are done on return.
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
     if (staged(fields, messages)) {

@@ -115,11 +115,9 @@ class SlabHalos {
   //! True where some ghosts come by message or across the cut.
   bool has_remote_faces() const { return sweep_.exchange->num_neighbors() > 0 || sweep_.interface.has_value(); }
 
-  //! True where the sweep group's messages go to other ranks.
-  bool has_neighbors() const { return sweep_.exchange->num_neighbors() > 0; }
-  //! Lets the sweep group's messages progress (MPI), sending those that
-  //! waited for their staged pieces (halo/HaloExchange.hpp).
-  void progress(Timers& timers) { sweep_.exchange->test(timers); }
+  //! Lets a group's messages progress (MPI), sending those whose staged
+  //! pieces are in (halo/HaloExchange.hpp).
+  void progress(Group& group, Timers& timers) { group.exchange->test(timers); }
 
   //! Seconds the rank's messages were in flight, and seconds it blocked
   //! waiting for them (the part not hidden behind compute).

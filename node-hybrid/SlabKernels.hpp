@@ -12,9 +12,9 @@
 #include "framework/WorkCounts.hpp"
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
-#include "node-hybrid/SlabHalos.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 namespace strata {
@@ -23,9 +23,8 @@ template <class DeviceExec, class HostExec>
 class SlabKernels {
  public:
   //! `device_repeats`: a test hook running the device slab's kernels that many times.
-  SlabKernels(HybridSlabs<DeviceExec, HostExec>& slabs, SlabHalos<DeviceExec, HostExec>& halos,
-              ShareMeasurement& measurement, int device_repeats)
-      : slabs_(slabs), halos_(halos), measurement_(measurement), device_repeats_(device_repeats) {}
+  SlabKernels(HybridSlabs<DeviceExec, HostExec>& slabs, ShareMeasurement& measurement, int device_repeats)
+      : slabs_(slabs), measurement_(measurement), device_repeats_(device_repeats) {}
 
   //! The device may still be running on return.
   template <class MakeKernel>
@@ -49,15 +48,16 @@ class SlabKernels {
     }
   }
 
-  //! Host boxes run to completion; with `poll` (the step's timers), in
-  //! z-chunks with the sweep's messages progressing between them.
+  //! Host boxes run to completion; with `between_chunks` (MPI progress),
+  //! in z-chunks with a call between them.
   template <class MakeKernel>
-  void run_host(const std::vector<Box>& boxes, MakeKernel& make_kernel, Timers* poll = nullptr) {
+  void run_host(const std::vector<Box>& boxes, MakeKernel& make_kernel,
+                const std::function<void()>& between_chunks = {}) {
     const Slab<HostExec>& host = slabs_.host();
     if (host.empty()) return;
     const double t0 = Timers::now();
     const auto kernel = make_kernel(host.fields);
-    if (!poll || !halos_.has_neighbors()) {
+    if (!between_chunks) {
       for_each_cell("strata::host_slab", host.exec, boxes, kernel);
     } else {
       for (const Box& b : boxes) {
@@ -68,7 +68,7 @@ class SlabKernels {
           chunk.hi[Z] = b.lo[Z] + b.extent(Z) * (c + 1) / chunks;
           for_each_cell("strata::host_slab", host.exec, chunk, kernel);
           strata::fence(host.exec);
-          halos_.progress(*poll);
+          between_chunks();
         }
       }
     }
@@ -78,7 +78,6 @@ class SlabKernels {
 
  private:
   HybridSlabs<DeviceExec, HostExec>& slabs_;
-  SlabHalos<DeviceExec, HostExec>& halos_;
   ShareMeasurement& measurement_;
   int device_repeats_;
 };
