@@ -295,6 +295,7 @@ TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
 // Waiting while queued work still computes (a GPU's interior) hides the
 // messages behind it: rank 1, whose neighbour rank 0 sends late, counts as
 // exposed only the wait after its work ended, and all of it without work.
+// The margins hold where ranks share few cores and start their waits late.
 TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -304,7 +305,7 @@ TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
                                     {false, false, false});
   HaloMessages messages(decomposition, 1, HaloShape::Faces, 1);
   Timers timers;
-  const double late = 0.3, computing = 0.15;
+  const double late = 0.6, computing = 0.2;
   const auto exposed_in_exchange = [&](bool while_computing) {
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) std::this_thread::sleep_for(std::chrono::duration<double>(late));
@@ -316,8 +317,8 @@ TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
   };
   const double hidden_in_part = exposed_in_exchange(true), all_exposed = exposed_in_exchange(false);
   if (rank != 1) return;
-  EXPECT_GT(all_exposed, late - 0.05);
-  EXPECT_LT(hidden_in_part, all_exposed - computing + 0.1);
+  EXPECT_GT(all_exposed, late / 2);
+  EXPECT_LT(hidden_in_part, all_exposed - computing / 2);
   EXPECT_GT(hidden_in_part, 0.02) << "the wait after the work ended counts";
 }
 
