@@ -7,6 +7,9 @@
 //! Host-side message and staging buffers are pinned in CUDA builds, so
 //! copies to and from the device run asynchronously.
 
+#include "framework/Error.hpp"
+#include "framework/WorkCounts.hpp"
+
 #include <Kokkos_Core.hpp>
 
 #include <type_traits>
@@ -42,6 +45,27 @@ ExecSpace independent_instance(const ExecSpace& exec) {
   else
 #endif
     return exec;
+}
+
+//! Work queued on `later` from here on starts after what `earlier` has
+//! queued so far: on a GPU an event between the two streams, so the host
+//! does not wait; elsewhere `earlier` is waited for.
+template <class ExecSpace>
+void queue_after(const ExecSpace& later, const ExecSpace& earlier) {
+#ifdef KOKKOS_ENABLE_CUDA
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    cudaEvent_t done;
+    STRATA_REQUIRE(cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess &&
+                       cudaEventRecord(done, earlier.cuda_stream()) == cudaSuccess &&
+                       cudaStreamWaitEvent(later.cuda_stream(), done, 0) == cudaSuccess,
+                   "queue_after: CUDA event between streams failed");
+    cudaEventDestroy(done);  // released once the device has passed it
+  } else
+#endif
+  {
+    static_cast<void>(later);
+    strata::fence(earlier);
+  }
 }
 
 //! Whether the work queued on `exec` is done, without waiting for it (a GPU

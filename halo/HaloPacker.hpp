@@ -103,11 +103,13 @@ class HaloPacker {
                    "HaloPacker: " << ExecSpace::name() << " cannot reach the messages; they must be staged");
   }
 
-  //! Packs this slab's planes of `fields` into the send messages, waiting
-  //! for the slab's instance, so for the previous unpack queued there (the
-  //! receives into the same messages are posted next). Staged pieces may
-  //! still be on their way into the messages: send only after
-  //! await_messages().
+  //! Packs this slab's planes of `fields` into the send messages. Direct
+  //! pieces: waits for the slab's instance, so for the previous unpack
+  //! queued there, which read the messages the receives are posted into
+  //! next. Staged pieces: the host does not wait; their copies into the
+  //! messages follow the pack kernels on the copy instance, and so precede
+  //! the next received copies into the buffer the previous unpack read.
+  //! Send them once messages_ready(), or after await_messages().
   void pack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (send_.empty()) {
       if (!recv_.empty() && !runs_on_host<ExecSpace>) strata::fence(exec_);
@@ -115,7 +117,7 @@ class HaloPacker {
     }
     if (staged(fields, messages)) {
       for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
-      strata::fence(exec_);
+      queue_after(copies_, exec_);
       for (const Copy& c : send_copies_)
         Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
           Kokkos::deep_copy(copies_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
