@@ -5,8 +5,8 @@
 //! slabs, or one partition holding the whole box): the rank-level messages
 //! (halo/HaloMessages.hpp) and one packer per partition (halo/HaloPacker.hpp).
 //!
-//!   start(fields..., timers)   each partition packs its planes (waiting for
-//!                              its instance), then posts the receives, sends
+//!   start(fields..., timers)   each partition packs its planes, then posts
+//!                              the receives, sends
 //!   test(timers)               lets MPI progress between chunks of work
 //!                              (and sends staged messages once ready)
 //!   finish(timers)             waits and queues each partition's unpack on
@@ -67,8 +67,8 @@ class HaloExchange {
   //! Packs each partition's `fields` (the same fields, in the order the
   //! messages were built for; empty for an empty partition), posts receives
   //! and sends (staged pieces' messages: later, see above). Receives come
-  //! after the packs, which wait for their instances: the previous
-  //! exchange's unpacks, queued there, may still be reading the messages.
+  //! after the packs (halo/HaloPacker.hpp), which wait for the previous
+  //! exchange's unpacks that may still be reading the messages.
   void start(const FieldList<ExecSpaces>&... fields, Timers& timers) {
     STRATA_REQUIRE(!pending(), "HaloExchange::start: an exchange is pending");
     fields_ = {fields...};
