@@ -51,7 +51,7 @@ ExecSpace independent_instance(const ExecSpace& exec) {
 //! queued so far: on a GPU an event between the two streams, so the host
 //! does not wait; elsewhere `earlier` is waited for.
 template <class ExecSpace>
-void queue_after(const ExecSpace& later, const ExecSpace& earlier) {
+void queue_after([[maybe_unused]] const ExecSpace& later, const ExecSpace& earlier) {
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     cudaEvent_t done;
@@ -62,10 +62,7 @@ void queue_after(const ExecSpace& later, const ExecSpace& earlier) {
     cudaEventDestroy(done);  // released once the device has passed it
   } else
 #endif
-  {
-    static_cast<void>(later);
     strata::fence(earlier);
-  }
 }
 
 //! Whether the work queued on `exec` is done, without waiting for it (a GPU

@@ -82,9 +82,7 @@ class HaloExchange {
       for_each_partition([&](auto& packer, const auto& partition_fields) { packer.pack(partition_fields, messages_); });
     }
     messages_.post_receives(timers);
-    unsent_ = false;
-    for_each_partition([&](auto& packer, const auto&) { unsent_ = unsent_ || packer.copies_in_flight(); });
-    if (!unsent_) messages_.send(timers);
+    if (!copies_in_flight()) messages_.send(timers);
   }
 
   //! Lets MPI progress; true once every message has completed. Sends the
@@ -127,14 +125,20 @@ class HaloExchange {
   double exposed_seconds() const { return messages_.exposed_seconds(); }
 
  private:
+  // Staged pieces on their way into messages posted but not yet sent.
+  bool copies_in_flight() {
+    bool in_flight = false;
+    for_each_partition([&](auto& packer, const auto&) { in_flight = in_flight || packer.copies_in_flight(); });
+    return in_flight;
+  }
+
   void send_when_packed(Timers& timers) {
-    if (!unsent_) return;
+    if (!copies_in_flight()) return;
     {
       auto timer = timers.time("halo pack");
       for_each_partition([](auto& packer, const auto&) { packer.await_messages(); });
     }
     messages_.send(timers);
-    unsent_ = false;
   }
 
   template <class Execs, std::size_t... P>
@@ -160,7 +164,6 @@ class HaloExchange {
   MessageStaging staging_;
   std::tuple<std::optional<HaloPacker<ExecSpaces>>...> packers_;
   std::tuple<FieldList<ExecSpaces>...> fields_;
-  bool unsent_ = false;  //!< messages posted, not yet sent: staged pieces on their way
 };
 
 }  // namespace strata

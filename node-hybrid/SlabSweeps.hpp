@@ -89,9 +89,9 @@ class SlabSweeps {
     if (overlap) {
       slabs_.fill_walls(slabs_.host(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
-      const bool messages = halo.exchange->num_neighbors() > 0;
-      kernels_.run_host({host_interior}, make_kernel,
-                        messages ? std::function<void()>([&] { halos_.progress(halo, timers); }) : nullptr);
+      std::function<void()> progress;
+      if (halo.exchange->num_neighbors() > 0) progress = [&] { halos_.progress(halo, timers); };
+      kernels_.run_host({host_interior}, make_kernel, progress);
     }
     halos_.finish(halo, slabs_, timers);
     slabs_.fill_walls(settings_.exchanged, overlap ? WallFill::AfterHalo : WallFill::All, wall_depth_, timers);
