@@ -131,10 +131,8 @@ struct StreamedTileKernel {
     if (touches_wall(X, 1, rect)) span.x1 += r;
     if (touches_wall(Y, 0, rect)) span.y0 -= r;
     if (touches_wall(Y, 1, rect)) span.y1 += r;
-    const auto mirror = [&](int g) {  // ghosts of plane g (q itself, or a z ghost mirroring it)
-      const bool whole = g != q;
-      for_rows(team, span, [&](int i, int j) {
-        if (!whole && i >= rect.x0 && i < rect.x1 && j >= rect.y0 && j < rect.y1) return;
+    const auto mirror = [&](const Rect& cells, int g) {  // ghosts of plane g (q, or a z ghost mirroring it)
+      for_rows(team, cells, [&](int i, int j) {
         int cx, cy, cz;
         const int mi = inside(X, i, cx), mj = inside(Y, j, cy), mk = inside(Z, g, cz);
         for (int f = 0; f < N; ++f) {
@@ -146,15 +144,23 @@ struct StreamedTileKernel {
     const CellBox& o = cycle.owned;
     const bool beside = span.x0 < rect.x0 || span.x1 > rect.x1 || span.y0 < rect.y0 || span.y1 > rect.y1,
                below = cycle.walls[Z][0] && q < o.lo[Z] + r, above = cycle.walls[Z][1] && q >= o.hi[Z] - r;
-    if (beside) mirror(q);
-    if (below) mirror(2 * o.lo[Z] - 1 - q);
-    if (above) mirror(2 * o.hi[Z] - 1 - q);
+    if (beside) {  // the strips around the rows; each ghost reads only cells inside, so none waits for another
+      mirror(Rect{span.x0, span.x1, span.y0, rect.y0}, q);
+      mirror(Rect{span.x0, span.x1, rect.y1, span.y1}, q);
+      mirror(Rect{span.x0, rect.x0, rect.y0, rect.y1}, q);
+      mirror(Rect{rect.x1, span.x1, rect.y0, rect.y1}, q);
+    }
+    if (below) mirror(span, 2 * o.lo[Z] - 1 - q);
+    if (above) mirror(span, 2 * o.hi[Z] - 1 - q);
     return beside || below || above;
   }
 
-  // f(i, j) over a rectangle's rows: a host team of one thread walks them
-  // (the i loop vectorised); else the team's threads share the rows and its
-  // vector lanes each row.
+  // f(i, j) over a rectangle's cells: a host team of one thread walks the
+  // rows (the i loop vectorised); else the team's threads and vector lanes
+  // share the cells row after row, consecutive lanes on consecutive i.
+  // Flat rather than a row per thread: a level's rows are the tile's width
+  // plus its overlap (38 cells at k = 4 on 32-cell tiles), which rows of 32
+  // lanes would cover in two passes, the second mostly idle.
   template <class F>
   KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
     if constexpr (runs_on_host<ExecSpace>) {
@@ -163,9 +169,11 @@ struct StreamedTileKernel {
         return;
       }
     }
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rect.y1 - rect.y0), [&](int jj) {
-      Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rect.x1 - rect.x0),
-                           [&](int ii) { f(rect.x0 + ii, rect.y0 + jj); });
+    const int width = rect.x1 - rect.x0, rows = rect.y1 - rect.y0;
+    if (width <= 0 || rows <= 0) return;
+    Kokkos::parallel_for(Kokkos::TeamVectorRange(team, width * rows), [&](int c) {
+      const int jj = c / width;
+      f(rect.x0 + c - jj * width, rect.y0 + jj);
     });
   }
 };
