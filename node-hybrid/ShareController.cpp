@@ -35,11 +35,11 @@ ShareController::Plan ShareController::plan() const {
     return {tuner_->host_planes(), sweeps,
             tuner_->phase() == ShareTuner::Phase::Probe || settings_.slabs_share_processor,
             settings_.interval_seconds};
-  // A fixed split is timed slab by slab only for the report's balance; with
-  // one slab empty there is none to report, and each timed step would wait
-  // for the device after each of its launches.
+  // With one slab holding every plane there is no balance to report or
+  // rebalance (the rebalancer moves only a split), and a timed step would
+  // wait for the device after each of its launches.
   const bool one_slab = planes_ == 0 || planes_ == nz_;
-  const bool measure = intervals_since_rebalance_ + 1 >= measure_every_ && (settings_.automatic || !one_slab);
+  const bool measure = intervals_since_rebalance_ + 1 >= measure_every_ && !one_slab;
   return {planes_, sweeps, measure, settings_.interval_seconds};
 }
 

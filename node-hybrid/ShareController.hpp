@@ -3,10 +3,10 @@
 //! Decides, interval by interval, where a rank's cut lies and whether the
 //! slabs run serialised so each one's time can be measured:
 //!   fixed share: the deck's split, measured now and then for the report
-//!         (ever more rarely while nothing changes; never where one slab
-//!         holds every plane);
+//!         (ever more rarely while nothing changes);
 //!   auto: a cached answer, or the start-up tuner (ShareTuner) whose steps
 //!         are real steps of the run, then run-time rebalancing (Rebalancer).
+//! A split that leaves one slab every plane is not measured after tuning.
 //! Results never depend on the split (slabs compute bit-identical values),
 //! so tuning and rebalancing cost only time.
 

@@ -136,18 +136,25 @@ TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
     EXPECT_EQ(a.plan().host_planes, 7);
     a.measured(1.0, 2.0, 1.0);
   }
-  // Timed slab by slab now and then for the report, but never with one slab
-  // holding every plane: there is no balance to report, only waits to add.
-  for (int planes : {0, 7, 20}) {
-    fixed.initial_planes = planes;
-    ShareController c(fixed, 20, 100.0, 1, 1);
-    int timed = 0;
-    for (int n = 0; n < 100; ++n) {
-      timed += c.plan().serialize;
-      c.measured(1.0, 2.0, 1.0);
+  // Timed slab by slab now and then, fixed or cached, but never with one
+  // slab holding every plane: there is no balance to report or move, only
+  // waits to add.
+  for (const bool automatic : {false, true})
+    for (int planes : {0, 7, 20}) {
+      ShareSettings s;
+      s.automatic = automatic;
+      if (automatic)
+        s.cached_planes = planes;
+      else
+        s.initial_planes = planes;
+      ShareController c(s, 20, 100.0, 1, 1);
+      int timed = 0;
+      for (int n = 0; n < 100; ++n) {
+        timed += c.plan().serialize;
+        c.measured(1.0, 1.0, 1.0);
+      }
+      EXPECT_EQ(timed > 0, planes == 7) << planes << " of 20 planes on the host, automatic " << automatic;
     }
-    EXPECT_EQ(timed > 0, planes == 7) << planes << " of 20 planes on the host";
-  }
   ShareSettings cached;
   cached.automatic = true;
   cached.cached_planes = 12;
