@@ -55,11 +55,12 @@ void queue_after([[maybe_unused]] const ExecSpace& later, const ExecSpace& earli
 #ifdef KOKKOS_ENABLE_CUDA
   if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
     cudaEvent_t done;
-    STRATA_REQUIRE(cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess &&
-                       cudaEventRecord(done, earlier.cuda_stream()) == cudaSuccess &&
-                       cudaStreamWaitEvent(later.cuda_stream(), done, 0) == cudaSuccess,
-                   "queue_after: CUDA event between streams failed");
+    STRATA_REQUIRE(cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess,
+                   "queue_after: no CUDA event");
+    const bool queued = cudaEventRecord(done, earlier.cuda_stream()) == cudaSuccess &&
+                        cudaStreamWaitEvent(later.cuda_stream(), done, 0) == cudaSuccess;
     cudaEventDestroy(done);  // released once the device has passed it
+    STRATA_REQUIRE(queued, "queue_after: CUDA event between streams failed");
   } else
 #endif
     strata::fence(earlier);

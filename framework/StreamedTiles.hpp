@@ -180,9 +180,9 @@ struct StreamedTileKernel {
 
 }  // namespace Impl
 
-//! A device tile for streamed tiles: 32 cells along x (a warp's row), and
-//! as many rows as keep the windows within `budget` bytes of shared memory
-//! (at least 4).
+//! A device tile for streamed tiles: 32 cells along x (a row of the tile's
+//! output plane is a warp's coalesced store), and as many rows as keep the
+//! windows within `budget` bytes of shared memory (at least 4).
 template <int N>
 TileShape streamed_tile_shape(TiledCycle<N> cycle, std::size_t budget) {
   const int x = std::min(32, cycle.owned.extent(X));

@@ -106,6 +106,7 @@ void HaloMessages::post_receives(Timers& timers) {
   STRATA_REQUIRE(!pending_, "HaloMessages::post_receives: an exchange is already pending");
   auto timer = timers.time("halo post");
   pending_ = true;
+  sent_ = false;
   started_at_ = Timers::now();
   arrived_at_ = -1.0;
   for (std::size_t n = 0; n < neighbors_.size(); ++n) {
@@ -116,8 +117,9 @@ void HaloMessages::post_receives(Timers& timers) {
 }
 
 void HaloMessages::send(Timers& timers) {
-  STRATA_REQUIRE(pending_, "HaloMessages::send: post_receives() first");
+  STRATA_REQUIRE(pending_ && !sent_, "HaloMessages::send: post_receives() first, and send once");
   auto timer = timers.time("halo post");
+  sent_ = true;
   for (std::size_t n = 0; n < neighbors_.size(); ++n) {
     const int count = int(send_offset_[n + 1] - send_offset_[n]);
     STRATA_MPI_CHECK(MPI_Isend(send_data(int(n)), count, MPI_DOUBLE, neighbors_[n].rank,
@@ -129,12 +131,16 @@ bool HaloMessages::test() {
   if (!pending_ || arrived_at_ >= 0.0) return true;
   int done = 0;
   STRATA_MPI_CHECK(MPI_Testall(int(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE));
-  if (done) arrived_at_ = Timers::now();
-  return done;
+  // Before send() the sends' slots hold null requests, which MPI counts as
+  // complete: only the receives would have been tested.
+  if (!done || !sent_) return false;
+  arrived_at_ = Timers::now();
+  return true;
 }
 
 void HaloMessages::wait(Timers& timers, const std::function<bool()>& computing) {
   if (!pending_) return;
+  STRATA_REQUIRE(sent_, "HaloMessages::wait: send() first");
   auto timer = timers.time("halo wait");
   double exposed_from = Timers::now();
   bool arrived = requests_.empty();

@@ -77,9 +77,10 @@ class HaloMessages {
 
   void post_receives(Timers& timers);
   void send(Timers& timers);
-  //! Lets MPI progress; true once every message has completed.
+  //! Lets MPI progress; true once every message has completed, never
+  //! before send().
   bool test();
-  //! Waits for every message; a no-op when nothing is pending. While
+  //! Waits for every message (send() first); a no-op when nothing is pending. While
   //! `computing()` says queued work still runs (a GPU's interior), the wait
   //! is hidden behind it: only the rest counts as exposed.
   void wait(Timers& timers, const std::function<bool()>& computing = {});
@@ -102,6 +103,7 @@ class HaloMessages {
   Kokkos::View<double*, DeviceExecSpace::memory_space> device_send_, device_recv_;
   std::vector<MPI_Request> requests_;
   bool pending_ = false;
+  bool sent_ = false;  //!< send() ran for the pending exchange
   double started_at_ = 0.0, arrived_at_ = -1.0;
   double communication_seconds_ = 0.0, exposed_seconds_ = 0.0;
 };

@@ -17,6 +17,8 @@
 //! hand, which no model of one cache level predicts. Every rank must cycle
 //! alike, so the seconds it is given are the slowest rank's.
 
+#include "framework/TimeTilingSettings.hpp"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -29,7 +31,7 @@ namespace strata {
 //! the choice on most processors measured (docs/time-tiling.md), so that
 //! the search there ends after one ring of neighbours (a box that holds
 //! fewer starts at the most it holds).
-inline constexpr int first_tiled_steps = 8;
+inline constexpr int first_tiled_steps = most_auto_tiled_steps;
 
 //! Steps per tiled cycle and rows per host tile (0: no rows to choose: no
 //! host tiles, or the deck gives the tile).

@@ -3,7 +3,7 @@
 // step that is one update (heat3d, cardiac) is one tiled launch and one
 // wait on one rank; CloverLeaf's many kernels wait at most a few times a
 // step. One OpenMP thread (tests/CMakeLists.txt), so no launch site probes
-// its width, and runs too short for the share measurement's timed steps.
+// its width. The decks' split (the device slab alone) takes no timed steps.
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "tests/DriverRun.hpp"

@@ -324,6 +324,7 @@ TEST(TiledDriver, AutoReportsItsCandidatesAndTheCacheKeepsTheChoice) {
     steps.push_back(std::stoi((*t)[1]));
   }
   EXPECT_EQ(int(distinct.size()), candidates) << trials;
+  ASSERT_FALSE(steps.empty()) << trials;
   EXPECT_EQ(steps.front(), *std::max_element(steps.begin(), steps.end())) << trials;
   EXPECT_NE(cached.out.find("time tiling: " + choice + " from the tune cache"), std::string::npos) << cached.out;
 }
