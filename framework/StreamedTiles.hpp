@@ -38,8 +38,14 @@ namespace Impl {
 // Planes a streamed tile's window holds per level: the 2r + 1 the next
 // level reads and the one being written, and room for the top wall's r
 // ghosts, written (as their mirrors are computed) while the next level
-// still reads the 2r + 1 planes below the last one written.
-KOKKOS_INLINE_FUNCTION int streamed_window_planes(int reach) { return 4 * reach; }
+// still reads the 2r + 1 planes below the last one written: 4r, rounded up
+// to a power of two (4 and 8 for reach 1 and 2), which the windows' slots
+// mask instead of dividing.
+KOKKOS_INLINE_FUNCTION int streamed_window_planes(int reach) {
+  int planes = 4;
+  while (planes < 4 * reach) planes *= 2;
+  return planes;
+}
 
 // Doubles of scratch a streamed tile uses: levels 1..n-1 of every field.
 template <int N>
@@ -52,7 +58,8 @@ template <class Update, class ExecSpace>
 struct StreamedTileKernel {
   static constexpr int N = Update::fields;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  using Windows = Kokkos::Array<PlaneWindow<double>, N>;
+  using Window = PlaneWindow<double, true>;
+  using Windows = Kokkos::Array<Window, N>;
   using Tiled = TiledCycleKernel<Update, ExecSpace>;
   using Rect = typename Tiled::Rect;
 
@@ -76,7 +83,7 @@ struct StreamedTileKernel {
     const auto window = [&](int t) {  // level t's plane windows
       Windows w;
       for (int f = 0; f < N; ++f)
-        w[f] = PlaneWindow<double>(scratch + std::size_t((t - 1) * N + f) * PlaneWindow<double>::size(wx, wy, planes),
+        w[f] = Window(scratch + std::size_t((t - 1) * N + f) * Window::size(wx, wy, planes),
                                    own.x0 - n * r, own.y0 - n * r, wx, wy, first_k, planes);
       return w;
     };

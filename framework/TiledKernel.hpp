@@ -125,14 +125,14 @@ struct TiledCycleKernel {
       rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == 1) {
       const StateIn<N> prev = in;
-      const Windows next = windows(1);
+      const auto next = windows(1);
       rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else if (t == n) {
-      const Windows prev = windows(n - 1);
+      const auto prev = windows(n - 1);
       const StateOut<N> next = out;
       rows([=](int i, int j) { u(prev, next, i, j, q); });
     } else {
-      const Windows prev = windows(t - 1), next = windows(t);
+      const auto prev = windows(t - 1), next = windows(t);
       rows([=](int i, int j) { u(prev, next, i, j, q); });
     }
   }
