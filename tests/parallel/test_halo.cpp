@@ -294,6 +294,14 @@ TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
   EXPECT_FALSE(d.is_wall(Z, 1));
 }
 
+// Every rank a 4x4x2 box of one column along z: rank 0 and rank 1 are
+// neighbours where there are two ranks or more.
+Decomposition rank_column() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return Decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size}, {false, false, false});
+}
+
 // Waiting while queued work still computes (a GPU's interior) hides the
 // messages behind it: rank 1, whose neighbour rank 0 sends late, counts as
 // exposed only the wait after its work ended, and all of it without work.
@@ -301,12 +309,9 @@ TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
 // (HaloExchange::finish asks its packers' instances, which on host spaces
 // never compute while it waits: the GPU check's 2-rank run covers that.)
 TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2) GTEST_SKIP() << "needs a neighbour on another rank";
-  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size},
-                                    {false, false, false});
+  const Decomposition decomposition = rank_column();
+  if (decomposition.size() < 2) GTEST_SKIP() << "needs a neighbour on another rank";
+  const int rank = decomposition.rank();
   HaloMessages messages(decomposition, 1, HaloShape::Faces, 1);
   Timers timers;
   const double late = 0.6, computing = 0.2;
@@ -330,12 +335,9 @@ TEST(HaloMessages, AWaitIsExposedOnlyOnceNothingComputes) {
 // copying) has not completed its exchange, though its neighbours' messages
 // are in: test() stays false until send(), then completes.
 TEST(HaloMessages, NothingCompletesBeforeTheSends) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (size < 2) GTEST_SKIP() << "needs a neighbour on another rank";
-  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(4, 4, 2 * size), {1, 1, size},
-                                    {false, false, false});
+  const Decomposition decomposition = rank_column();
+  if (decomposition.size() < 2) GTEST_SKIP() << "needs a neighbour on another rank";
+  const int rank = decomposition.rank();
   HaloMessages messages(decomposition, 1, HaloShape::Faces, 1);
   Timers timers;
   messages.post_receives(timers);
