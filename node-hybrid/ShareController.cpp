@@ -70,7 +70,9 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
 }
 
 std::string ShareController::origin() const {
-  return settings_.automatic && origin_ != "tuning" ? origin_ + ", rebalanced at run time" : origin_;
+  // The cache takes a tuner's answer only once it has one.
+  if (origin_ == "tuning") return "tuning, unfinished when the run ended: nothing cached";
+  return settings_.automatic ? origin_ + ", rebalanced at run time" : origin_;
 }
 
 std::optional<std::pair<double, double>> ShareController::single_processor_seconds() const {

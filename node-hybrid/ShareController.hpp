@@ -60,7 +60,8 @@ class ShareController {
   std::optional<int> newly_tuned_planes() const { return newly_tuned_; }
   double tuned_seconds_per_step() const { return tuned_seconds_; }
 
-  //! How the current split was chosen: "deck", "cache", "tuned", "tuning".
+  //! How the current split was chosen: "deck", "cache" or "tuned" (with
+  //! ", rebalanced at run time" under auto), or tuning still under way.
   std::string origin() const;
   //! Both slabs on one processor (ShareSettings::slabs_share_processor).
   bool slabs_share_processor() const { return settings_.slabs_share_processor; }

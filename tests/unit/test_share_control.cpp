@@ -161,6 +161,13 @@ TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
   ShareController b(cached, 20, 100.0, 1, 1);
   EXPECT_EQ(b.plan().host_planes, 12);
   EXPECT_EQ(b.origin(), "cache, rebalanced at run time");
+  // A run that ends while the tuner still measures says so: the cache takes
+  // only a finished answer, so the next run tunes again.
+  ShareSettings tuning;
+  tuning.automatic = true;
+  ShareController c(tuning, 20, 100.0, 1, 1);
+  EXPECT_EQ(c.origin(), "tuning, unfinished when the run ended: nothing cached");
+  EXPECT_FALSE(c.newly_tuned_planes());
 }
 
 // Every split the controller plans leaves each non-empty slab its ghost
