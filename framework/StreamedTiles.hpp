@@ -83,8 +83,8 @@ struct StreamedTileKernel {
     const auto window = [&](int t) {  // level t's plane windows
       Windows w;
       for (int f = 0; f < N; ++f)
-        w[f] = Window(scratch + std::size_t((t - 1) * N + f) * Window::size(wx, wy, planes),
-                                   own.x0 - n * r, own.y0 - n * r, wx, wy, first_k, planes);
+        w[f] = Window(scratch + std::size_t((t - 1) * N + f) * Window::size(wx, wy, planes), own.x0 - n * r,
+                      own.y0 - n * r, wx, wy, first_k, planes);
       return w;
     };
     const int first = cycle.level_box(1).lo[Z], last = cycle.level_box(n).hi[Z] - 1 + (n - 1) * skew;

@@ -106,7 +106,8 @@ class HaloExchange {
       return busy;
     });
     auto timer = timers.time("halo unpack");
-    for_each_partition([&](auto& packer, const auto& partition_fields) { packer.receive(partition_fields, messages_); });
+    for_each_partition(
+        [&](auto& packer, const auto& partition_fields) { packer.receive(partition_fields, messages_); });
     for_each_partition([&](auto& packer, const auto& partition_fields) { packer.unpack(partition_fields, messages_); });
     fields_ = {};
   }

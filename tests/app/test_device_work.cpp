@@ -24,9 +24,9 @@ struct StepWork {
 };
 
 StepWork step_work(const std::string& deck, const std::vector<std::string>& extra, int steps = 20) {
-  std::vector<std::string> args{deck,      "--set", "time.end_time=~", "--set", "time.steps=" + std::to_string(steps),
-                                "--set",   "output.write_every=0",     "--set", "checkpoint.every=0",
-                                "--set",   "report.json=",             "--set", "report.csv="};
+  std::vector<std::string> args{deck,    "--set", "time.end_time=~", "--set", "time.steps=" + std::to_string(steps),
+                                "--set", "output.write_every=0",     "--set", "checkpoint.every=0",
+                                "--set", "report.json=",             "--set", "report.csv="};
   args.insert(args.end(), extra.begin(), extra.end());
   const test::DriverRun run = test::run_driver(MPI_COMM_SELF, args);
   EXPECT_EQ(run.code, 0) << run.err;
