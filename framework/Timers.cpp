@@ -13,12 +13,16 @@ namespace strata {
 
 Timers::Scope::Scope(Timers& timers, const std::string& name)
     : timers_(timers), name_(name), start_(Timers::now()) {
+  timers_.inner_seconds_.push_back(0.0);
   Kokkos::Profiling::pushRegion(name_);
 }
 
 Timers::Scope::~Scope() {
   Kokkos::Profiling::popRegion();
-  timers_.add(name_, Timers::now() - start_);
+  const double seconds = Timers::now() - start_;
+  timers_.add(name_, seconds - timers_.inner_seconds_.back());
+  timers_.inner_seconds_.pop_back();
+  if (!timers_.inner_seconds_.empty()) timers_.inner_seconds_.back() += seconds;
 }
 
 void Timers::add(const std::string& name, double seconds) { seconds_[name] += seconds; }

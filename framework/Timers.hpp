@@ -1,8 +1,11 @@
 #pragma once
 //! \file Timers.hpp
 //! Named wall-clock accumulators for the phases of a step (interior, boundary,
-//! ghost fill, ...). Each timed scope is also a Kokkos profiling region, so
-//! Kokkos tools and Nsight see the same names as Strata's report.
+//! ghost fill, ...). A scope timed inside another counts toward its own name
+//! only (a halo send between chunks of an interior is "halo post", not also
+//! "interior"), so the phases of a step add up to at most its time. Each
+//! timed scope is also a Kokkos profiling region, so Kokkos tools and Nsight
+//! see the same names as Strata's report.
 
 #include <mpi.h>
 
@@ -21,7 +24,7 @@ struct TimerStats {
 
 class Timers {
  public:
-  //! Times one scope into the named accumulator.
+  //! Times one scope, less the scopes timed inside it, into the named accumulator.
   class Scope {
    public:
     Scope(Timers& timers, const std::string& name);
@@ -50,6 +53,7 @@ class Timers {
 
  private:
   std::map<std::string, double> seconds_;
+  std::vector<double> inner_seconds_;  //!< per open scope: what scopes inside it took
 };
 
 }  // namespace strata

@@ -22,6 +22,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <optional>
 #include <vector>
 
 namespace strata {
@@ -88,17 +89,15 @@ class HaloPacker {
   //! of the rank also sends the shared top plane of z-staggered fields.
   HaloPacker(const HaloMessages& messages, int z_lo, int z_hi, int ghosts,
              const ExecSpace& exec = ExecSpace(), MessageStaging staging = MessageStaging::Auto)
-      : exec_(exec), copies_(independent_instance(exec)), staging_(staging) {
+      : exec_(exec), staging_(staging) {
     const auto& neighbors = messages.neighbors();
     const int z_send_hi = z_hi == messages.local().hi[Z] ? z_hi + 1 : z_hi;
-    std::size_t scratch = 0;
     for (int n = 0; n < int(neighbors.size()); ++n) {
-      add_pieces(send_, n, neighbors[n].send, z_lo, z_send_hi, scratch);
-      add_pieces(recv_, n, neighbors[n].recv, z_lo - ghosts, z_hi + ghosts, scratch);
+      add_pieces(send_, n, neighbors[n].send, z_lo, z_send_hi, scratch_size_);
+      add_pieces(recv_, n, neighbors[n].recv, z_lo - ghosts, z_hi + ghosts, scratch_size_);
     }
     send_copies_ = copies_of(send_);
     recv_copies_ = copies_of(recv_);
-    scratch_ = Kokkos::View<double*, memory_space>("strata::halo_scratch", scratch);
     STRATA_REQUIRE(staging != MessageStaging::Never || reaches(messages),
                    "HaloPacker: " << ExecSpace::name() << " cannot reach the messages; they must be staged");
   }
@@ -116,11 +115,12 @@ class HaloPacker {
       return;
     }
     if (staged(fields, messages)) {
+      prepare_staging();
       for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
-      queue_after(copies_, exec_);
+      queue_after(*copies_, exec_);
       for (const Copy& c : send_copies_)
         Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
-          Kokkos::deep_copy(copies_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
+          Kokkos::deep_copy(*copies_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
         });
       copies_in_flight_ = true;
     } else {
@@ -143,11 +143,11 @@ class HaloPacker {
   //! Whether staged pieces may still be on their way into the send messages.
   bool copies_in_flight() const { return copies_in_flight_; }
   //! Whether the send messages hold every piece pack() put in, without waiting.
-  bool messages_ready() const { return !copies_in_flight_ || queue_done(copies_); }
+  bool messages_ready() const { return !copies_in_flight_ || queue_done(*copies_); }
   //! Waits until the send messages hold every piece pack() put in.
   void await_messages() {
     if (!copies_in_flight_) return;
-    strata::fence(copies_);
+    strata::fence(*copies_);
     copies_in_flight_ = false;
   }
 
@@ -155,9 +155,10 @@ class HaloPacker {
   //! messages have arrived); unpack() takes them from there.
   void receive(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty() || !staged(fields, messages)) return;
+    prepare_staging();
     for (const Copy& c : recv_copies_)
       Impl::with_message(messages, messages.recv_data(c.neighbor), c.message_size, [&](auto message) {
-        Kokkos::deep_copy(copies_, range(scratch_, c.scratch, c.count), range(message, c.offset, c.count));
+        Kokkos::deep_copy(*copies_, range(scratch_, c.scratch, c.count), range(message, c.offset, c.count));
       });
   }
 
@@ -170,7 +171,8 @@ class HaloPacker {
   void unpack(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages) {
     if (recv_.empty()) return;
     if (staged(fields, messages)) {
-      strata::fence(copies_);  // the pieces are in the scratch buffer
+      STRATA_REQUIRE(copies_, "HaloPacker::unpack: staged pieces need receive() first");
+      strata::fence(*copies_);  // the pieces are in the scratch buffer
       for (const Piece& p : recv_) Impl::unpack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
     } else {
       for (const Piece& p : recv_)
@@ -218,6 +220,15 @@ class HaloPacker {
     if (staging_ != MessageStaging::Auto) return staging_ == MessageStaging::Always;
     if (!reaches(messages)) return true;
     return !messages.device_messages() && !runs_on_host<ExecSpace> && !in_host_memory(fields);
+  }
+
+  // The copy instance and buffer of staged pieces, made on first use: most
+  // packers never stage (host slabs, device slabs with GPU-aware messages),
+  // and on a GPU each instance is a stream of its own.
+  void prepare_staging() {
+    if (copies_) return;
+    copies_ = independent_instance(exec_);
+    scratch_ = Kokkos::View<double*, memory_space>("strata::halo_scratch", scratch_size_);
   }
 
   static std::vector<Copy> copies_of(const std::vector<Piece>& pieces) {
@@ -281,11 +292,12 @@ class HaloPacker {
   }
 
   ExecSpace exec_;
-  ExecSpace copies_;  //!< staged pieces' copies, beside the slab's kernels
+  std::optional<ExecSpace> copies_;  //!< staged pieces' copies, beside the slab's kernels
   MessageStaging staging_;
   bool copies_in_flight_ = false;
   std::vector<Piece> send_, recv_;
   std::vector<Copy> send_copies_, recv_copies_;
+  std::size_t scratch_size_ = 0;
   Kokkos::View<double*, memory_space> scratch_;
 };
 

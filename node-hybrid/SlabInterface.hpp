@@ -32,8 +32,9 @@ class SlabInterface {
   //! For `fields` (ids) of a non-empty device slab whose top is the cut.
   SlabInterface(const Slab<DeviceExec>& device, const std::vector<int>& fields)
       : fields_(fields), cut_(device.owned.hi[Z]), depth_(device.ghosts),
-        direct_(same_memory || device.in_store()), copies_(independent_instance(device.exec)) {
+        direct_(same_memory || device.in_store()), copies_(device.exec) {
     if (direct_) return;
+    copies_ = independent_instance(device.exec);
     const auto& v = device.fields.at(0).view();
     for (std::size_t n = 0; n < fields.size(); ++n) {
       down_.emplace_back("strata::interface_down", depth_, v.extent(1), v.extent(2));
@@ -105,7 +106,7 @@ class SlabInterface {
   std::vector<int> fields_;
   int cut_, depth_;
   bool direct_;  //!< both slabs' planes in one memory: copied without staging
-  DeviceExec copies_;
+  DeviceExec copies_;  //!< staged copies' instance (a stream of its own); unused where direct_
   std::vector<Staging> down_, up_;
 };
 
