@@ -85,15 +85,25 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   const TuneCache cache(node.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine;
-    if (const auto entry = cache.lookup(key)) hybrid.share.cached_planes = entry->value;
+    if (const auto entry = cache.lookup(key))
+      hybrid.share.cached_planes = entry->value;
+    else
+      hybrid.share.tuning_progress = cache.lookup_progress(key);
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
+    hybrid.on_share_progress = [cache, key](const std::vector<double>& m) { cache.store_progress(key, m); };
   }
   if (tiling.tiled()) {
     hybrid.tiling = tiling;
     const std::string key = tiling_tune_key(share, tiling, machine);
-    if (const auto entry = cache.lookup(key)) hybrid.cached_tiling = TilingChoice{entry->value, entry->rows};
+    if (const auto entry = cache.lookup(key))
+      hybrid.cached_tiling = TilingChoice{entry->value, entry->rows};
+    else
+      hybrid.tiling_progress = TilingTuner::trials_of(cache.lookup_progress(key));
     hybrid.on_tiling_chosen = [cache, key](const TilingChoice& c, double seconds) {
       cache.store(key, TuneEntry{c.steps, seconds, c.rows});
+    };
+    hybrid.on_tiling_progress = [cache, key](const std::vector<TilingTuner::Trial>& trials) {
+      cache.store_progress(key, TilingTuner::numbers_of(trials));
     };
   }
   return hybrid;

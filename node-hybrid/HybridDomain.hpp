@@ -54,7 +54,7 @@ class HybridDomain {
         measurement_(ShareController(share_settings(settings.share), decomposition.local().extent(Z),
                                      double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
                                      settings.sweeps_per_exchange, ghost_layers(settings)),
-                     settings.sweeps_per_exchange, settings.on_tuned),
+                     settings.sweeps_per_exchange, settings.on_tuned, settings.on_share_progress),
         tiling_(decomposition, settings_, slabs_),
         halos_(decomposition, settings_, tiling_.steps_per_exchange(),
                settings.device_messages && !Slabs::may_stream(decomposition, settings)),

@@ -57,6 +57,10 @@ struct HybridSettings {
   std::optional<TilingChoice> cached_tiling;
   //! Called when the measured tiling is chosen (with its seconds per step), e.g. to cache it.
   std::function<void(const TilingChoice&, double)> on_tiling_chosen;
+  //! The trials of a tiling search an earlier run left unfinished (tune cache), resumed if every rank has them.
+  std::vector<TilingTuner::Trial> tiling_progress;
+  //! Called after each trial of a search not yet finished, e.g. to cache them for the next run.
+  std::function<void(const std::vector<TilingTuner::Trial>&)> on_tiling_progress;
   ChainTilingSettings chain_tiling;  //!< the deck's chain_tiling (HybridDomain::chain)
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
@@ -71,6 +75,8 @@ struct HybridSettings {
   ChunkAccess stream_access = ChunkAccess::automatic;
   //! Called when the tuner has chosen a split (host planes, seconds per step), e.g. to cache it.
   std::function<void(int, double)> on_tuned;
+  //! Called after each measurement of a split tuning not yet finished, e.g. to cache them for the next run.
+  std::function<void(const std::vector<double>&)> on_share_progress;
 };
 
 //! Ghost layers the fields of a domain with `s` need for `steps` sweeps (or

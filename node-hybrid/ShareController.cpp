@@ -3,6 +3,7 @@
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace strata {
 
@@ -26,6 +27,10 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
   } else {
     tuner_.emplace(nz, cells_per_plane, min_planes);
     origin_ = "tuning";
+    tuner_->resume(settings.tuning_progress);
+    resumed_measurements_ = int(tuner_->measurements().size());
+    // Only an unfinished tuning is kept, but a tuner changed since may finish on it.
+    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(tuner_->measurements().back());
   }
 }
 
@@ -51,13 +56,7 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
     else
       tuner_->confirmed(settings_.slabs_share_processor ? std::max(host_seconds, device_seconds)
                                                         : wall_seconds);
-    if (tuner_->phase() == ShareTuner::Phase::Done) {
-      planes_ = tuner_->best_planes();
-      rebalancer_ = Rebalancer(double(planes_) / nz_);
-      newly_tuned_ = planes_;
-      tuned_seconds_ = wall_seconds;
-      origin_ = "tuned";
-    }
+    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(wall_seconds);
     return;
   }
   if (++intervals_since_rebalance_ < measure_every_) return;
@@ -69,10 +68,27 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
                                      : settings_.rebalance_every;
 }
 
+void ShareController::take_tuned_split(double seconds_per_step) {
+  planes_ = tuner_->best_planes();
+  rebalancer_ = Rebalancer(double(planes_) / nz_);
+  newly_tuned_ = planes_;
+  tuned_seconds_ = seconds_per_step;
+  origin_ = "tuned";
+}
+
+const std::vector<double>* ShareController::tuning_progress() const {
+  return tuner_ && tuner_->phase() != ShareTuner::Phase::Done ? &tuner_->measurements() : nullptr;
+}
+
 std::string ShareController::origin() const {
-  // The cache takes a tuner's answer only once it has one.
-  if (origin_ == "tuning") return "tuning, unfinished when the run ended: nothing cached";
-  return settings_.automatic ? origin_ + ", rebalanced at run time" : origin_;
+  const std::string earlier =
+      resumed_measurements_ > 0 ? " (going on from " + std::to_string(resumed_measurements_) +
+                                      " measurements of earlier runs)"
+                                : std::string();
+  if (origin_ == "tuning")
+    return "tuning, unfinished when the run ended after " + std::to_string(tuner_->measurements().size()) +
+           " measurements" + earlier;
+  return settings_.automatic ? origin_ + earlier + ", rebalanced at run time" : origin_;
 }
 
 std::optional<std::pair<double, double>> ShareController::single_processor_seconds() const {

@@ -5,7 +5,9 @@
 //!   fixed share: the deck's split, measured now and then for the report
 //!         (ever more rarely while nothing changes);
 //!   auto: a cached answer, or the start-up tuner (ShareTuner) whose steps
-//!         are real steps of the run, then run-time rebalancing (Rebalancer).
+//!         are real steps of the run (going on from an earlier run's
+//!         measurements where that run ended first), then run-time
+//!         rebalancing (Rebalancer).
 //! A split that leaves one slab every plane is not measured after tuning.
 //! Results never depend on the split (slabs compute bit-identical values),
 //! so tuning and rebalancing cost only time.
@@ -15,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -22,6 +25,9 @@ struct ShareSettings {
   bool automatic = false;
   int initial_planes = 0;                //!< fixed split, or where auto starts without a cache
   std::optional<int> cached_planes;      //!< auto: a remembered answer skips the tuner
+  //! auto without an answer: the measurements of a tuning an earlier run
+  //! left unfinished (ShareTuner::measurements), which the tuner goes on from.
+  std::vector<double> tuning_progress;
   int sweeps_per_interval = 4;           //!< sweeps per measurement interval (x halo depth)
   //! A measured interval also ends at the end of a cycle once its measured
   //! steps took this long: a streamed 1800^3 slab's 16-step cycle takes
@@ -59,9 +65,13 @@ class ShareController {
   //! Tuning finished in the last call to measured(): store this in the cache.
   std::optional<int> newly_tuned_planes() const { return newly_tuned_; }
   double tuned_seconds_per_step() const { return tuned_seconds_; }
+  //! While the tuner measures: what it has measured, this run and earlier
+  //! (ShareSettings::tuning_progress); null once it has its answer.
+  const std::vector<double>* tuning_progress() const;
 
   //! How the current split was chosen: "deck", "cache" or "tuned" (with
-  //! ", rebalanced at run time" under auto), or tuning still under way.
+  //! what an earlier run measured, and ", rebalanced at run time" under
+  //! auto), or tuning still under way.
   std::string origin() const;
   //! Both slabs on one processor (ShareSettings::slabs_share_processor).
   bool slabs_share_processor() const { return settings_.slabs_share_processor; }
@@ -69,6 +79,9 @@ class ShareController {
   std::optional<std::pair<double, double>> single_processor_seconds() const;
 
  private:
+  // The tuner has its answer: the split moves there.
+  void take_tuned_split(double seconds_per_step);
+
   ShareSettings settings_;
   int nz_, cycle_, min_planes_;
   int planes_;
@@ -79,6 +92,7 @@ class ShareController {
   std::optional<int> newly_tuned_;
   double tuned_seconds_ = 0.0;
   std::string origin_;
+  int resumed_measurements_ = 0;
 };
 
 }  // namespace strata

@@ -9,8 +9,11 @@
 namespace strata {
 
 ShareMeasurement::ShareMeasurement(const ShareController& controller, int cycle,
-                                   std::function<void(int, double)> on_tuned)
-    : controller_(controller), cycle_(cycle), on_tuned_(std::move(on_tuned)) {}
+                                   std::function<void(int, double)> on_tuned,
+                                   std::function<void(const std::vector<double>&)> on_progress)
+    : controller_(controller), cycle_(cycle), on_tuned_(std::move(on_tuned)), on_progress_(std::move(on_progress)) {
+  if (controller_.newly_tuned_planes()) report_tuning();  // an earlier run's measurements sufficed
+}
 
 std::optional<int> ShareMeasurement::interval_starting() {
   if (warmup_left_ > 0 || measured_left_ > 0) return std::nullopt;
@@ -59,8 +62,14 @@ void ShareMeasurement::end_interval() {
                           ? (times_.host_seconds - interval_start_.host_seconds) / n
                           : interval_wall_ / n - device;
   controller_.measured(host, device, interval_wall_ / n);
+  report_tuning();
+}
+
+void ShareMeasurement::report_tuning() const {
   if (controller_.newly_tuned_planes() && on_tuned_)
     on_tuned_(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
+  const std::vector<double>* progress = controller_.tuning_progress();
+  if (progress && !progress->empty() && on_progress_) on_progress_(*progress);
 }
 
 }  // namespace strata

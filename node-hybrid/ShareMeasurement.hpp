@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <optional>
+#include <vector>
 
 namespace strata {
 
@@ -31,8 +32,11 @@ struct StepWall {
 
 class ShareMeasurement {
  public:
-  //! `on_tuned(host planes, seconds per step)` is called when tuning ends.
-  ShareMeasurement(const ShareController& controller, int cycle, std::function<void(int, double)> on_tuned);
+  //! `on_tuned(host planes, seconds per step)` is called when tuning ends,
+  //! `on_progress(measurements)` after each of its measurements before
+  //! then (ShareController::tuning_progress), e.g. to cache them.
+  ShareMeasurement(const ShareController& controller, int cycle, std::function<void(int, double)> on_tuned,
+                   std::function<void(const std::vector<double>&)> on_progress = {});
 
   //! Before a step: the host planes of the interval that starts with it,
   //! if one does (the domain moves its cut there, then calls begin_step).
@@ -59,10 +63,13 @@ class ShareMeasurement {
 
  private:
   void end_interval();
+  // Hands a finished tuning's answer, or an unfinished one's measurements, on.
+  void report_tuning() const;
 
   ShareController controller_;
   int cycle_;
   std::function<void(int, double)> on_tuned_;
+  std::function<void(const std::vector<double>&)> on_progress_;
   SlabTimes times_, interval_start_;
   StepWall serialised_, concurrent_, total_;
   bool serialize_ = false;

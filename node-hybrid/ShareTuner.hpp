@@ -40,6 +40,12 @@ class ShareTuner {
   //! Result of a Confirm phase: wall seconds per hybrid step.
   void confirmed(double seconds_per_step);
 
+  //! What probed() and confirmed() were given, in order: an unfinished
+  //! tuning's progress, which resume() replays in the next run.
+  const std::vector<double>& measurements() const { return measurements_; }
+  //! Replays an earlier run's measurements(), as far as they go.
+  void resume(const std::vector<double>& earlier);
+
   //! After Done: the chosen split and the model's view of it.
   int best_planes() const { return best_planes_; }
   double model_share() const { return model_share_; }
@@ -56,6 +62,7 @@ class ShareTuner {
   Phase phase_ = Phase::Probe;
   std::vector<int> probe_planes_, confirm_planes_;
   std::vector<double> host_times_, device_times_, confirm_times_;
+  std::vector<double> measurements_;
   double a_host_ = 0, b_host_ = 0, a_device_ = 0, b_device_ = 0;
   double model_share_ = 0.0;
   int best_planes_ = 0;

@@ -29,6 +29,8 @@
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/TilingTuner.hpp"
 
+#include <mpi.h>
+
 #include <algorithm>
 #include <array>
 #include <ostream>
@@ -134,11 +136,11 @@ class TiledStepper {
     if (!tuner_.ends_measurement(window_steps_)) return;
     std::array<double, 1> slowest{window_seconds_};
     allreduce_over_ranks<Max>(slowest, decomposition_.comm());
+    const std::size_t trials = tuner_.trials().size();
     tuner_.measured(window_steps_, slowest[0]);
     window_steps_ = 0;
     window_seconds_ = 0.0;
-    if (tuner_.chosen() && settings_.on_tiling_chosen)
-      settings_.on_tiling_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
+    if (tuner_.trials().size() > trials) report_search();
   }
 
   //! Rank 0: the cycle length and tiles, and how they were chosen.
@@ -154,17 +156,22 @@ class TiledStepper {
           << " from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
     } else if (tuner_.chosen()) {
       out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.candidates()
-          << " candidates measured here (seconds per step:";
+          << " candidates measured here" << resumed_text() << " (seconds per step:";
       for (const TilingTuner::Trial& t : tuner_.trials())
         out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
       out << ")\n";
     } else if (tuner_.tuning()) {
-      out << "time tiling: still measuring when the run ended (" << tuner_.candidates()
-          << " candidate(s) done)\n";
+      out << "time tiling: still measuring when the run ended (" << tuner_.candidates() << " candidate(s) done"
+          << resumed_text() << ")\n";
     }
   }
 
  private:
+  std::string resumed_text() const {
+    const int earlier = tuner_.resumed();
+    return earlier > 0 ? ", going on from " + std::to_string(earlier) + " trial(s) of earlier runs" : std::string();
+  }
+
   static std::string choice_text(const TilingChoice& c) {
     return "k=" + std::to_string(c.steps) + (c.rows > 0 ? ", " + std::to_string(c.rows) + "-row host tiles" : "");
   }
@@ -193,7 +200,26 @@ class TiledStepper {
     const bool everywhere = agreed[0] == agreed[2] && agreed[1] == agreed[3];
     const bool allowed = settings_.tiling.automatic ? cached.steps <= settings_.tiling.steps
                                                     : cached.steps == settings_.tiling.steps;
-    if (everywhere && cached.steps >= 1 && cached.rows >= 0 && allowed) tuner_.adopt(cached);
+    if (everywhere && cached.steps >= 1 && cached.rows >= 0 && allowed) {
+      tuner_.adopt(cached);
+      return;
+    }
+    // An unfinished search goes on from rank 0's trials, the same everywhere.
+    std::vector<double> earlier = TilingTuner::numbers_of(settings_.tiling_progress);
+    int count = int(earlier.size());
+    STRATA_MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, decomposition_.comm()));
+    earlier.resize(count);
+    STRATA_MPI_CHECK(MPI_Bcast(earlier.data(), count, MPI_DOUBLE, 0, decomposition_.comm()));
+    tuner_.resume(TilingTuner::trials_of(earlier));
+    if (tuner_.resumed() > 0) report_search();
+  }
+
+  // Hands the search's choice, or its trials so far, on (the tune cache).
+  void report_search() const {
+    if (tuner_.chosen() && settings_.on_tiling_chosen)
+      settings_.on_tiling_chosen(*tuner_.chosen(), tuner_.chosen_seconds_per_step());
+    else if (tuner_.tuning() && settings_.on_tiling_progress)
+      settings_.on_tiling_progress(tuner_.trials());
   }
 
   // A slab's tiled cycle with its tile; `which`: 0 the device slab, 1 the

@@ -26,6 +26,20 @@ TilingTuner::TilingTuner(std::vector<int> steps, std::vector<int> rows, TilingCh
   if (steps_.size() > 1 || rows_.size() > 1) queue_.push_back(centre_);
 }
 
+std::vector<double> TilingTuner::numbers_of(const std::vector<Trial>& trials) {
+  std::vector<double> numbers;
+  for (const Trial& t : trials)
+    numbers.insert(numbers.end(), {double(t.choice.steps), double(t.choice.rows), t.seconds_per_step});
+  return numbers;
+}
+
+std::vector<TilingTuner::Trial> TilingTuner::trials_of(const std::vector<double>& numbers) {
+  std::vector<Trial> trials;
+  for (std::size_t n = 0; n + 2 < numbers.size(); n += 3)
+    trials.push_back({TilingChoice{int(numbers[n]), int(numbers[n + 1])}, numbers[n + 2]});
+  return trials;
+}
+
 std::vector<int> TilingTuner::powers_of_two_up_to(int most) {
   std::vector<int> steps;
   for (int k = 1; k <= most; k *= 2) steps.push_back(k);
@@ -55,12 +69,16 @@ void TilingTuner::measured(int steps, double seconds) {
   measured_seconds_ += seconds;
   measured_steps_ += steps;
   if (measured_steps_ < min_steps_) return;
-  const Point done = queue_.front();
   const double per_step = measured_seconds_ / measured_steps_;
-  seconds_[done] = seconds_.count(done) ? std::min(seconds_.at(done), per_step) : per_step;
-  trials_.push_back({at(done), per_step});
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
+  record(per_step);
+}
+
+void TilingTuner::record(double per_step) {
+  const Point done = queue_.front();
+  seconds_[done] = seconds_.count(done) ? std::min(seconds_.at(done), per_step) : per_step;
+  trials_.push_back({at(done), per_step});
   queue_.erase(queue_.begin());
   if (queue_.empty()) search_on();
   // Candidates of the cycle length just measured first, then one length
@@ -92,6 +110,16 @@ void TilingTuner::search_on() {
       return;
     }
   }
+}
+
+void TilingTuner::resume(const std::vector<Trial>& earlier) {
+  for (const Trial& t : earlier) {
+    if (!tuning() || !(t.choice == current()) || !(t.seconds_per_step > 0.0)) break;
+    record(t.seconds_per_step);
+    ++resumed_;
+  }
+  // This run's first cycle warms up whatever its length.
+  warmup_left_ = 1;
 }
 
 void TilingTuner::adopt(const TilingChoice& choice) {

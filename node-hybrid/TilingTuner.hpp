@@ -47,6 +47,10 @@ class TilingTuner {
     TilingChoice choice;
     double seconds_per_step;
   };
+  //! Trials as numbers (steps, rows, seconds per step each), as the tune
+  //! cache and MPI carry them, and back.
+  static std::vector<double> numbers_of(const std::vector<Trial>& trials);
+  static std::vector<Trial> trials_of(const std::vector<double>& numbers);
 
   //! The candidates are `steps` by `rows` (each ascending; {0} where rows are
   //! not chosen); the search starts at `start`, each candidate measured
@@ -84,6 +88,14 @@ class TilingTuner {
   void adopt(const TilingChoice& choice);
   bool adopted() const { return adopted_; }
 
+  //! Goes on from the trials of a search an earlier run left unfinished
+  //! (the tune cache's progress, the same on every rank): takes them as
+  //! measured here while each is the candidate the search would measure
+  //! next, so the search continues as if it had not stopped.
+  void resume(const std::vector<Trial>& earlier);
+  //! Trials taken from an earlier run.
+  int resumed() const { return resumed_; }
+
  private:
   using Point = std::pair<int, int>;  // indices into steps_, rows_
   TilingChoice at(const Point& p) const { return {steps_[p.first], rows_[p.second]}; }
@@ -92,6 +104,8 @@ class TilingTuner {
   // there, until some are queued or the centre is the fastest of its
   // neighbourhood (the choice).
   void search_on();
+  // The candidate at the front of the queue took `per_step` seconds a step.
+  void record(double per_step);
 
   std::vector<int> steps_, rows_;
   int min_steps_;
@@ -105,6 +119,7 @@ class TilingTuner {
   int warmup_left_ = 1, measured_steps_ = 0;
   double measured_seconds_ = 0.0;
   bool adopted_ = false;
+  int resumed_ = 0;
 };
 
 }  // namespace strata

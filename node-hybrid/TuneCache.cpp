@@ -24,18 +24,36 @@ std::uint64_t fnv1a(const std::string& text) {
   return hash;
 }
 
+bool retune_forced() {
+  const char* retune = std::getenv("STRATA_RETUNE");
+  return retune && std::string(retune) == "1";
+}
+
+void warn_damaged(const std::string& path) {
+  std::fprintf(stderr, "strata: warning: tune cache entry %s is damaged; ignoring it and measuring again\n",
+               path.c_str());
+}
+
+// Best effort: an entry not cached only costs a retune later.
+void write_entry(const std::string& directory, const std::string& path, const std::string& text) {
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  try {
+    write_file_atomically(path, text);
+  } catch (const Error&) {
+  }
+}
+
 }  // namespace
 
-std::string TuneCache::path_of(const std::string& key) const {
-  char name[32];
-  std::snprintf(name, sizeof name, "%016llx.share", static_cast<unsigned long long>(fnv1a(key)));
+std::string TuneCache::path_of(const std::string& key, const char* extension) const {
+  char name[48];
+  std::snprintf(name, sizeof name, "%016llx.%s", static_cast<unsigned long long>(fnv1a(key)), extension);
   return directory_ + "/" + name;
 }
 
 std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
-  if (directory_.empty()) return std::nullopt;
-  if (const char* retune = std::getenv("STRATA_RETUNE"); retune && std::string(retune) == "1")
-    return std::nullopt;
+  if (!enabled() || retune_forced()) return std::nullopt;
   const std::string path = path_of(key);
   std::ifstream in(path);
   if (!in) return std::nullopt;
@@ -46,24 +64,48 @@ std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
   const bool read = std::getline(in, stored_key) && stored_key == key && in >> entry.value >> entry.seconds_per_step;
   if (read && !(in >> entry.rows)) entry.rows = in.eof() ? 0 : -1;  // written without rows, or damaged
   if (!read || entry.value < 0 || entry.rows < 0 || !(entry.seconds_per_step >= 0.0)) {
-    std::fprintf(stderr, "strata: warning: tune cache entry %s is damaged; ignoring it and measuring again\n",
-                 path.c_str());
+    warn_damaged(path);
     return std::nullopt;
   }
   return entry;
 }
 
 void TuneCache::store(const std::string& key, const TuneEntry& entry) const {
-  if (directory_.empty()) return;
-  std::error_code error;
-  std::filesystem::create_directories(directory_, error);
+  if (!enabled()) return;
   std::ostringstream text;
   text << key << "\n" << entry.value << " " << entry.seconds_per_step << " " << entry.rows << "\n";
-  try {
-    write_file_atomically(path_of(key), text.str());
-  } catch (const Error&) {
-    // Best effort: an entry not cached only costs a retune later.
+  write_entry(directory_, path_of(key), text.str());
+  std::error_code error;
+  std::filesystem::remove(path_of(key, "progress"), error);
+}
+
+std::vector<double> TuneCache::lookup_progress(const std::string& key) const {
+  if (!enabled() || retune_forced()) return {};
+  const std::string path = path_of(key, "progress");
+  std::ifstream in(path);
+  if (!in) return {};
+  std::string stored_key;
+  std::size_t count = 0;
+  std::vector<double> measurements;
+  if (std::getline(in, stored_key) && stored_key == key && in >> count && count < 100000) {
+    measurements.resize(count);
+    for (double& m : measurements) in >> m;
   }
+  if (!in || measurements.empty()) {
+    warn_damaged(path);
+    return {};
+  }
+  return measurements;
+}
+
+void TuneCache::store_progress(const std::string& key, const std::vector<double>& measurements) const {
+  if (!enabled()) return;
+  std::ostringstream text;
+  text.precision(17);
+  text << key << "\n" << measurements.size();
+  for (double m : measurements) text << " " << m;
+  text << "\n";
+  write_entry(directory_, path_of(key, "progress"), text.str());
 }
 
 }  // namespace strata

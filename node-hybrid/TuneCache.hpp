@@ -7,9 +7,13 @@
 //! is a miss, so changing any of them retunes; deleting the directory (or
 //! STRATA_RETUNE=1) forces it. One small file per key, written under a
 //! temporary name and renamed, so ranks sharing a directory never see half a file.
+//! A search that a run's end cut short leaves its measurements beside the
+//! key ("progress"), so that the next run goes on from them instead of
+//! starting over: short runs of one deck finish a search between them.
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace strata {
 
@@ -26,10 +30,19 @@ class TuneCache {
 
   std::optional<TuneEntry> lookup(const std::string& key) const;
   //! Best effort: a cache that cannot be written only costs a retune later.
+  //! Drops the key's progress.
   void store(const std::string& key, const TuneEntry& entry) const;
 
+  //! The measurements an unfinished search left under `key`, in the order
+  //! made (empty: none, or STRATA_RETUNE=1).
+  std::vector<double> lookup_progress(const std::string& key) const;
+  //! Keeps an unfinished search's measurements (best effort, as store()).
+  void store_progress(const std::string& key, const std::vector<double>& measurements) const;
+
+  bool enabled() const { return !directory_.empty(); }
+
  private:
-  std::string path_of(const std::string& key) const;
+  std::string path_of(const std::string& key, const char* extension = "share") const;
   std::string directory_;
 };
 

@@ -161,13 +161,59 @@ TEST(ShareController, FixedShareStaysAndAutoUsesTheCache) {
   ShareController b(cached, 20, 100.0, 1, 1);
   EXPECT_EQ(b.plan().host_planes, 12);
   EXPECT_EQ(b.origin(), "cache, rebalanced at run time");
-  // A run that ends while the tuner still measures says so: the cache takes
-  // only a finished answer, so the next run tunes again.
+  // A run that ends while the tuner still measures says so (its
+  // measurements are the next run's start: GoesOnFromTheMeasurementsOfAnEarlierRun).
   ShareSettings tuning;
   tuning.automatic = true;
   ShareController c(tuning, 20, 100.0, 1, 1);
-  EXPECT_EQ(c.origin(), "tuning, unfinished when the run ended: nothing cached");
+  EXPECT_EQ(c.origin(), "tuning, unfinished when the run ended after 0 measurements");
   EXPECT_FALSE(c.newly_tuned_planes());
+}
+
+// Drives a controller on a model's slab times; returns the split it tuned
+// and how many intervals that took, and in `progress` its measurements
+// after each interval before the answer.
+std::pair<int, int> tune_on(ShareController& controller, const Model& model, double cells_per_plane, int nz,
+                            std::vector<std::vector<double>>* progress = nullptr) {
+  int intervals = 0;
+  for (; !controller.newly_tuned_planes() && intervals < 100; ++intervals) {
+    const ShareController::Plan plan = controller.plan();
+    const double host = model.host(plan.host_planes * cells_per_plane);
+    const double device = model.device((nz - plan.host_planes) * cells_per_plane);
+    controller.measured(host, device, plan.serialize ? host + device : std::max(host, device));
+    if (progress && controller.tuning_progress()) progress->push_back(*controller.tuning_progress());
+  }
+  return {controller.newly_tuned_planes().value_or(-1), intervals};
+}
+
+// A run that ends before the tuner's answer leaves its measurements (tune
+// cache); the next run's tuner goes on from them and reaches the answer
+// one uninterrupted tuning does, measuring only what is left.
+TEST(ShareController, GoesOnFromTheMeasurementsOfAnEarlierRun) {
+  const Model model{3e-6, 1e-4, 1e-6, 2e-4};
+  const int nz = 40;
+  const double cells_per_plane = 400.0;
+  ShareSettings settings;
+  settings.automatic = true;
+  std::vector<std::vector<double>> progress{{}};  // after each interval of one whole tuning
+  ShareController whole(settings, nz, cells_per_plane, 1, 1);
+  const auto [answer, intervals] = tune_on(whole, model, cells_per_plane, nz, &progress);
+  ASSERT_GE(answer, 0);
+  ASSERT_GE(intervals, 4) << "two probes and confirmations";
+  ASSERT_EQ(int(progress.size()), intervals);
+  EXPECT_FALSE(whole.tuning_progress()) << "nothing to go on from once tuned";
+  for (int done = 0; done < intervals; ++done) {
+    settings.tuning_progress = progress[done];
+    ShareController resumed(settings, nz, cells_per_plane, 1, 1);
+    if (done > 0)
+      EXPECT_EQ(resumed.origin(), "tuning, unfinished when the run ended after " +
+                                      std::to_string(progress[done].size()) + " measurements (going on from " +
+                                      std::to_string(progress[done].size()) + " measurements of earlier runs)");
+    EXPECT_EQ(tune_on(resumed, model, cells_per_plane, nz), std::make_pair(answer, intervals - done)) << done;
+    if (done > 0)
+      EXPECT_EQ(resumed.origin(), "tuned (going on from " + std::to_string(progress[done].size()) +
+                                      " measurements of earlier runs), rebalanced at run time");
+  }
 }
 
 // Every split the controller plans leaves each non-empty slab its ghost
@@ -297,14 +343,18 @@ TEST(TilingTuner, SearchesStepsFromTwoAndKeepsTheFastest) {
   EXPECT_EQ(tuner.trials()[3].seconds_per_step, 2.0);
 }
 
+// Seconds per step in a valley whose floor is at 8 steps and 128 rows, far
+// from a search starting at 2 steps and 32 rows: steps and rows interact,
+// so neither alone finds it.
+const std::vector<int> valley_rows{8, 16, 32, 64, 128, 200};
+double valley_per_step(const TilingChoice& c) {
+  const double ds = std::log2(c.steps) - 3.0, dr = std::log2(c.rows) - 7.0;
+  return 1.0 + ds * ds + dr * dr - 0.5 * ds * dr;
+}
+
 TEST(TilingTuner, ClimbsToTheFastestStepsAndRowsTogether) {
-  // A valley whose floor is at 8 steps and 128 rows, far from the start:
-  // steps and rows interact, so neither alone finds it.
-  const std::vector<int> rows{8, 16, 32, 64, 128, 200};
-  const auto per_step = [](const TilingChoice& c) {
-    const double ds = std::log2(c.steps) - 3.0, dr = std::log2(c.rows) - 7.0;
-    return 1.0 + ds * ds + dr * dr - 0.5 * ds * dr;
-  };
+  const std::vector<int>& rows = valley_rows;
+  const auto per_step = valley_per_step;
   TilingTuner tuner(TilingTuner::powers_of_two_up_to(8), rows, {2, 32});
   const std::vector<TilingChoice> order = search(tuner, per_step);
   EXPECT_EQ(order.front(), (TilingChoice{2, 32}));
@@ -361,6 +411,36 @@ TEST(TilingTuner, MeasuresCloseCallsAgainBeforeChoosing) {
   EXPECT_EQ(tuner.candidates(), 4);
   ASSERT_EQ(tuner.trials().size(), 6u);
   EXPECT_NEAR(tuner.trials()[3].seconds_per_step, 1.035, 1e-12);
+}
+
+// A search a run's end cut short goes on in the next run from its trials
+// (tune cache): the same candidates in the same order, the same choice,
+// the earlier ones not measured again; trials of another search are not
+// taken.
+TEST(TilingTuner, GoesOnFromTheTrialsOfAnEarlierRun) {
+  const std::vector<int>& rows = valley_rows;
+  const auto per_step = valley_per_step;
+  TilingTuner whole(TilingTuner::powers_of_two_up_to(8), rows, {2, 32});
+  search(whole, per_step);
+  const std::vector<TilingTuner::Trial> all = whole.trials();
+  ASSERT_TRUE(whole.chosen());
+  ASSERT_GE(all.size(), 4u);
+  for (std::size_t done = 0; done < all.size(); ++done) {
+    TilingTuner resumed(TilingTuner::powers_of_two_up_to(8), rows, {2, 32});
+    // Through the numbers the cache keeps.
+    resumed.resume(TilingTuner::trials_of(TilingTuner::numbers_of({all.begin(), all.begin() + done})));
+    EXPECT_EQ(resumed.resumed(), int(done));
+    const std::vector<TilingChoice> measured_here = search(resumed, per_step);
+    EXPECT_EQ(measured_here.size() + done, all.size()) << done;
+    ASSERT_TRUE(resumed.chosen());
+    EXPECT_EQ(*resumed.chosen(), *whole.chosen());
+    ASSERT_EQ(resumed.trials().size(), all.size());
+    for (std::size_t t = 0; t < all.size(); ++t) EXPECT_EQ(resumed.trials()[t].choice, all[t].choice) << done;
+  }
+  TilingTuner other(TilingTuner::powers_of_two_up_to(8), rows, {8, 128});
+  other.resume(all);
+  EXPECT_EQ(other.resumed(), 0);
+  EXPECT_TRUE(other.trials().empty());
 }
 
 TEST(TilingTuner, TakesASingleCandidateOrACachedChoiceWithoutMeasuring) {
@@ -444,6 +524,25 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
               "strata: warning: tune cache entry " + file + " is damaged; ignoring it and measuring again\n");
   }
   EXPECT_FALSE(TuneCache("").lookup("app=a local=1x2x3"));
+
+  // An unfinished search's measurements, exactly as measured, until the key gets its answer.
+  const std::vector<double> progress{8, 64, 0.1 / 3.0, 4, 64, 2.0 / 7.0};
+  EXPECT_TRUE(cache.lookup_progress("app=b").empty());
+  cache.store_progress("app=b", progress);
+  EXPECT_EQ(cache.lookup_progress("app=b"), progress);
+  EXPECT_FALSE(cache.lookup("app=b")) << "progress is not an answer";
+  EXPECT_TRUE(cache.lookup_progress("app=c").empty());
+  setenv("STRATA_RETUNE", "1", 1);
+  EXPECT_TRUE(cache.lookup_progress("app=b").empty());
+  unsetenv("STRATA_RETUNE");
+  cache.store("app=b", TuneEntry{4, 0.25, 64});
+  EXPECT_TRUE(cache.lookup_progress("app=b").empty());
+  cache.store_progress("app=b", progress);
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == ".progress") std::ofstream(entry.path()) << "app=b\n6 8 64\n";
+  testing::internal::CaptureStderr();
+  EXPECT_TRUE(cache.lookup_progress("app=b").empty());
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("is damaged"), std::string::npos);
   std::filesystem::remove_all(dir);
 }
 
