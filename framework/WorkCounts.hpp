@@ -8,6 +8,8 @@
 //! a host space, and Kokkos 4 fences the whole device before every kernel
 //! while an in-process callback is set, adding the very waiting counted.)
 
+#include <Kokkos_Core.hpp>
+
 #include <atomic>
 #include <cstdint>
 
@@ -34,6 +36,12 @@ template <class ExecSpace>
 void fence(const ExecSpace& exec) {
   Impl::fence_count.fetch_add(1, std::memory_order_relaxed);
   exec.fence();
+}
+
+//! Waits for the work queued on every instance of every space, counted.
+inline void fence_all() {
+  Impl::fence_count.fetch_add(1, std::memory_order_relaxed);
+  Kokkos::fence();
 }
 
 }  // namespace strata

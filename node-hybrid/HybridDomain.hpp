@@ -38,7 +38,6 @@
 #include <cstdint>
 #include <ostream>
 #include <string>
-#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -51,7 +50,8 @@ class HybridDomain {
                const DeviceExec& device_exec = DeviceExec(), const HostExec& host_exec = HostExec())
       : decomposition_(decomposition),
         settings_(settings),
-        measurement_(ShareController(share_settings(settings.share), decomposition.local().extent(Z),
+        measurement_(ShareController(on_spaces<DeviceExec, HostExec>(settings.share),
+                                     decomposition.local().extent(Z),
                                      double(decomposition.local().extent(X)) * decomposition.local().extent(Y),
                                      settings.sweeps_per_exchange, ghost_layers(settings)),
                      settings.sweeps_per_exchange, settings.on_tuned, settings.on_share_progress),
@@ -121,9 +121,9 @@ class HybridDomain {
     chain_.begin_step();
   }
 
-  //! Waits for the device slab's kernels: the step's time is the slowest slab's.
+  //! Ends the step: waits for the device slab where steps are timed (device_steps_timed).
   void end_step(int steps = 1) {
-    if (!slabs_.device().empty()) strata::fence(slabs_.device().exec);
+    if (device_steps_timed()) strata::fence(slabs_.device().exec);
     close_step(steps);
   }
 
@@ -313,23 +313,24 @@ class HybridDomain {
     for (const auto& [state, next] : settings_.stepped) swap_fields(state, next);
   }
 
-  // The time the host waits here, its own slab done, is the device slab's
-  // lead: the overlap the report shows.
+  // A step waits for the device slab only where it is timed: beside a host
+  // slab (the wait is the device's lead, the overlap the report shows), or
+  // for the share tuner or the tiling search. Else stream order suffices;
+  // what reads the fields waits where it reads (packs, reductions, the time loop).
+  bool device_steps_timed() const {
+    return !slabs_.device().empty() &&
+           (!slabs_.host().empty() || measurement_.controller().times_steps() || tiling_.tuning());
+  }
   void wait_for_device(Timers& timers) {
-    if (slabs_.device().empty()) return;
+    if (!device_steps_timed()) return;
     auto timer = timers.time("device wait");
     strata::fence(slabs_.device().exec);
   }
 
-  // A step's end after its device work was waited for.
+  // A step's end for the share measurement.
   void close_step(int steps) {
     measurement_.end_step(double(slabs_.device().owned.num_cells()), double(slabs_.host().owned.num_cells()), steps);
     step_ += steps;
-  }
-
-  static ShareSettings share_settings(ShareSettings share) {
-    share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
-    return share;
   }
 
   const Decomposition& decomposition_;

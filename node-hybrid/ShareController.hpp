@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -42,6 +43,13 @@ struct ShareSettings {
   //! max(t_host, t_device), rather than by the wall time of the step.
   bool slabs_share_processor = false;
 };
+
+//! `share` for slabs computed on `DeviceExec` and `HostExec`.
+template <class DeviceExec, class HostExec>
+ShareSettings on_spaces(ShareSettings share) {
+  share.slabs_share_processor = std::is_same_v<DeviceExec, HostExec>;
+  return share;
+}
 
 class ShareController {
  public:
@@ -73,6 +81,9 @@ class ShareController {
   //! what an earlier run measured, and ", rebalanced at run time" under
   //! auto), or tuning still under way.
   std::string origin() const;
+  //! Whether steps' times are read: by the tuner (its steps, and the report
+  //! of a split it chose), or to measure a split of two non-empty slabs.
+  bool times_steps() const { return tuner_.has_value() || (planes_ > 0 && planes_ < nz_); }
   //! Both slabs on one processor (ShareSettings::slabs_share_processor).
   bool slabs_share_processor() const { return settings_.slabs_share_processor; }
   //! Model times on one processor alone, when the tuner ran.

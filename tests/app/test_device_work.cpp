@@ -1,9 +1,11 @@
 // The kernel launches and fences a step issues (framework/WorkCounts.hpp),
 // as the run summary reports them, against what each app's step needs: a
-// step that is one update (heat3d, cardiac) is one tiled launch and one
-// wait on one rank; CloverLeaf's many kernels wait at most a few times a
-// step. One OpenMP thread (tests/CMakeLists.txt), so no launch site probes
-// its width. The decks' split (the device slab alone) takes no timed steps.
+// step that is one update (heat3d, cardiac) is one tiled launch on one
+// rank, and no wait where nothing times it (the device slab alone, once the
+// tiling search is done: the time loop waits before it reads the clock);
+// CloverLeaf's many kernels wait at most a few times a step. One OpenMP
+// thread (tests/CMakeLists.txt), so no launch site probes its width. The
+// decks' split (the device slab alone) takes no timed steps.
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "tests/DriverRun.hpp"
@@ -41,20 +43,21 @@ StepWork step_work(const std::string& deck, const std::vector<std::string>& extr
 
 // Untiled and as decks run by default (time tiling auto: a cycle of k steps,
 // at most most_auto_tiled_steps, is one launch).
-TEST(DeviceWork, OneUpdateAStepIsOneLaunchAndOneWait) {
+TEST(DeviceWork, OneUpdateAStepIsOneLaunchAndNoWait) {
   const std::string inputs = test::data_dir() + "/../inputs/";
   for (const std::string deck : {"heat.yaml", "cardiac.yaml"})
     for (const std::string tiling : {"1", "auto"}) {
       const StepWork work =
           step_work(inputs + deck, {"--set", "decomposition.dims=[1,1,1]", "--set", "time_tiling.steps=" + tiling});
       EXPECT_LE(work.launches, 2.0) << deck << ", time_tiling.steps " << tiling;
-      EXPECT_LE(work.fences, 1.0) << deck << ", time_tiling.steps " << tiling;
+      // The search's cycles are timed (20 steps: it is still searching).
+      EXPECT_LE(work.fences, tiling == "1" ? 0.0 : 1.0) << deck << ", time_tiling.steps " << tiling;
       EXPECT_GE(work.launches, tiling == "1" ? 1.0 : 1.0 / most_auto_tiled_steps)
           << deck << ": a cycle launches its update";
     }
 }
 
-TEST(DeviceWork, CloverLeafWaitsAtMostSixTimesAStep) {
+TEST(DeviceWork, CloverLeafWaitsAtMostFiveTimesAStep) {
   const std::string deck = test::data_dir() + "/../inputs/clover_test1.in";
   // The walls of every field an exchange refreshes are one launch
   // (framework/WallMirrors.hpp), on every build: 7 exchanges a step. The
@@ -62,12 +65,12 @@ TEST(DeviceWork, CloverLeafWaitsAtMostSixTimesAStep) {
   // 5 chains and 4 kernels alone. Runs long enough for the slabs' timed
   // intervals, which the deck's split (the device slab alone) never needs.
   const StepWork chained = step_work(deck, {}, 100);
-  EXPECT_LE(chained.fences, 6.0);
+  EXPECT_LE(chained.fences, 5.0);
   EXPECT_LE(chained.launches, 16.0);
   EXPECT_GE(chained.launches, 9.0);
   // Kernel after kernel: 40 launches (a launch per field and axis was 126 on the host).
   const StepWork one_by_one = step_work(deck, {"--set", "chain_tiling.planes=0"}, 100);
-  EXPECT_LE(one_by_one.fences, 6.0);
+  EXPECT_LE(one_by_one.fences, 5.0);
   EXPECT_LE(one_by_one.launches, 40.0);
   EXPECT_GE(one_by_one.launches, 30.0);
 }

@@ -205,14 +205,12 @@ TEST(ShareController, GoesOnFromTheMeasurementsOfAnEarlierRun) {
   for (int done = 0; done < intervals; ++done) {
     settings.tuning_progress = progress[done];
     ShareController resumed(settings, nz, cells_per_plane, 1, 1);
-    if (done > 0)
-      EXPECT_EQ(resumed.origin(), "tuning, unfinished when the run ended after " +
-                                      std::to_string(progress[done].size()) + " measurements (going on from " +
-                                      std::to_string(progress[done].size()) + " measurements of earlier runs)");
+    const std::string earlier =
+        done > 0 ? " (going on from " + std::to_string(progress[done].size()) + " measurements of earlier runs)" : "";
+    EXPECT_EQ(resumed.origin(), "tuning, unfinished when the run ended after " +
+                                    std::to_string(progress[done].size()) + " measurements" + earlier);
     EXPECT_EQ(tune_on(resumed, model, cells_per_plane, nz), std::make_pair(answer, intervals - done)) << done;
-    if (done > 0)
-      EXPECT_EQ(resumed.origin(), "tuned (going on from " + std::to_string(progress[done].size()) +
-                                      " measurements of earlier runs), rebalanced at run time");
+    EXPECT_EQ(resumed.origin(), "tuned" + earlier + ", rebalanced at run time");
   }
 }
 
