@@ -91,12 +91,15 @@ TransferBandwidth transfer_bandwidth(std::size_t elements = std::size_t(1) << 27
 }
 
 //! Best wall seconds per step of `sim` over blocks of `steps` steps at half
-//! its stable dt (the clock is not advanced: only speed is measured).
+//! its stable dt (the clock is not advanced: only speed is measured). A
+//! block ends once the device has done its steps: a device slab alone runs
+//! ahead of the host (node-hybrid/HybridDomain.hpp).
 inline double seconds_per_step(Simulation& sim, int steps) {
   Timers timers;
   const double dt = 0.5 * sim.stable_dt();
   return best_time(3, [&] {
            for (int s = 0; s < steps; ++s) sim.advance(0.0, dt, timers);
+           Kokkos::fence();
          }) /
          steps;
 }

@@ -78,6 +78,7 @@ int main(int argc, char* argv[]) {
         clover.advance(time, dt, timers);
         time += dt;
       }
+      Kokkos::fence();  // the last step's device work
       MPI_Barrier(MPI_COMM_WORLD);
       return Timers::now() - t0;
     };

@@ -57,7 +57,7 @@ struct HybridSettings {
   std::optional<TilingChoice> cached_tiling;
   //! Called when the measured tiling is chosen (with its seconds per step), e.g. to cache it.
   std::function<void(const TilingChoice&, double)> on_tiling_chosen;
-  //! The trials of a tiling search an earlier run left unfinished (tune cache), resumed if every rank has them.
+  //! The trials of a tiling search an earlier run left unfinished (tune cache); rank 0's are resumed on every rank.
   std::vector<TilingTuner::Trial> tiling_progress;
   //! Called after each trial of a search not yet finished, e.g. to cache them for the next run.
   std::function<void(const std::vector<TilingTuner::Trial>&)> on_tiling_progress;

@@ -28,7 +28,7 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
     tuner_.emplace(nz, cells_per_plane, min_planes);
     origin_ = "tuning";
     tuner_->resume(settings.tuning_progress);
-    resumed_measurements_ = int(tuner_->measurements().size());
+    resumed_intervals_ = tuner_->intervals();
     // Only an unfinished tuning is kept, but a tuner changed since may finish on it.
     if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(tuner_->measurements().back());
   }
@@ -82,12 +82,12 @@ const std::vector<double>* ShareController::tuning_progress() const {
 
 std::string ShareController::origin() const {
   const std::string earlier =
-      resumed_measurements_ > 0 ? " (going on from " + std::to_string(resumed_measurements_) +
-                                      " measurements of earlier runs)"
-                                : std::string();
+      resumed_intervals_ > 0
+          ? " (going on from " + std::to_string(resumed_intervals_) + " measurements of earlier runs)"
+          : std::string();
   if (origin_ == "tuning")
-    return "tuning, unfinished when the run ended after " + std::to_string(tuner_->measurements().size()) +
-           " measurements" + earlier;
+    return "tuning, unfinished when the run ended after " + std::to_string(tuner_->intervals()) + " measurements" +
+           earlier;
   return settings_.automatic ? origin_ + earlier + ", rebalanced at run time" : origin_;
 }
 

@@ -103,7 +103,7 @@ class ShareController {
   std::optional<int> newly_tuned_;
   double tuned_seconds_ = 0.0;
   std::string origin_;
-  int resumed_measurements_ = 0;
+  int resumed_intervals_ = 0;  //!< the tuner's intervals taken from an earlier run
 };
 
 }  // namespace strata

@@ -4,6 +4,7 @@
 #include "node-hybrid/SlabSplit.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace strata {
@@ -106,12 +107,14 @@ void ShareTuner::confirmed(double seconds_per_step) {
 }
 
 void ShareTuner::resume(const std::vector<double>& earlier) {
-  for (std::size_t n = 0; n < earlier.size() && phase_ != Phase::Done;) {
+  const auto time = [&](std::size_t n) { return n < earlier.size() && std::isfinite(earlier[n]) && earlier[n] >= 0.0; };
+  for (std::size_t n = 0; phase_ != Phase::Done;) {
     if (phase_ == Phase::Probe) {
-      if (n + 1 >= earlier.size()) break;
+      if (!time(n) || !time(n + 1)) break;
       probed(earlier[n], earlier[n + 1]);
       n += 2;
     } else {
+      if (!time(n)) break;
       confirmed(earlier[n++]);
     }
   }

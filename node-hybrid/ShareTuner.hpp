@@ -43,8 +43,10 @@ class ShareTuner {
   //! What probed() and confirmed() were given, in order: an unfinished
   //! tuning's progress, which resume() replays in the next run.
   const std::vector<double>& measurements() const { return measurements_; }
-  //! Replays an earlier run's measurements(), as far as they go.
+  //! Replays an earlier run's measurements(), as far as they go and are times.
   void resume(const std::vector<double>& earlier);
+  //! Intervals measured: probes and confirmations.
+  int intervals() const { return int(host_times_.size() + confirm_times_.size()); }
 
   //! After Done: the chosen split and the model's view of it.
   int best_planes() const { return best_planes_; }

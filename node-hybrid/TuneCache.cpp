@@ -99,7 +99,9 @@ std::vector<double> TuneCache::lookup_progress(const std::string& key) const {
 }
 
 void TuneCache::store_progress(const std::string& key, const std::vector<double>& measurements) const {
-  if (!enabled()) return;
+  // Ranks of one box share its key: one still tuning must not bring back
+  // the progress another's answer removed.
+  if (!enabled() || std::filesystem::exists(path_of(key))) return;
   std::ostringstream text;
   text.precision(17);
   text << key << "\n" << measurements.size();

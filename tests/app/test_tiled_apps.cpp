@@ -21,6 +21,8 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <regex>
@@ -346,6 +348,18 @@ TEST(TiledDriver, ASearchARunCutShortGoesOnInTheNextRun) {
   };
   const test::DriverRun cut_short = test::run_driver(MPI_COMM_WORLD, args("short", 24, "0"));
   ASSERT_EQ(cut_short.code, 0) << cut_short.err;
+  // What the cache keeps of the search: steps, rows and seconds per step of each trial.
+  std::vector<double> kept;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/cache"))
+    if (entry.path().extension() == ".progress") {
+      std::ifstream in(entry.path());
+      std::string key;
+      std::size_t count = 0;
+      std::getline(in, key);
+      in >> count;
+      kept.resize(count);
+      for (double& value : kept) in >> value;
+    }
   const test::DriverRun finished = test::run_driver(MPI_COMM_WORLD, args("finished", 200, "0"));
   ASSERT_EQ(finished.code, 0) << finished.err;
   const std::regex unfinished("time tiling: still measuring when the run ended \\(([0-9]+) candidate\\(s\\) done\\)");
@@ -369,6 +383,13 @@ TEST(TiledDriver, ASearchARunCutShortGoesOnInTheNextRun) {
   EXPECT_GE(done, 1) << cut_short.out;
   ASSERT_TRUE(std::regex_search(finished.out, m, chosen)) << finished.out;
   EXPECT_GE(std::stoi(m[1]), done) << "each candidate the short run measured, close calls twice: " << finished.out;
+  // Taken, not measured again: the first trial is the one the cache kept, to the digits printed.
+  ASSERT_GE(kept.size(), 3u);
+  const std::regex first("seconds per step: k=([0-9]+), ([0-9]+)-row host tiles: ([0-9.e+-]+)");
+  ASSERT_TRUE(std::regex_search(finished.out, m, first)) << finished.out;
+  EXPECT_EQ(std::stoi(m[1]), int(kept[0]));
+  EXPECT_EQ(std::stoi(m[2]), int(kept[1]));
+  EXPECT_NEAR(std::stod(m[3]), kept[2], 1e-5 * kept[2]) << finished.out;
   const std::regex share_unfinished("tuning, unfinished when the run ended after ([0-9]+) measurements\\)");
   ASSERT_TRUE(std::regex_search(share_short.out, m, share_unfinished)) << share_short.out;
   EXPECT_NE(m[1], "0") << share_short.out;
