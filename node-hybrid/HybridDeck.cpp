@@ -90,7 +90,8 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
     else
       hybrid.share.tuning_progress = cache.lookup_progress(key);
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
-    hybrid.on_share_progress = [cache, key](const std::vector<double>& m) { cache.store_progress(key, m); };
+    if (cache.enabled())
+      hybrid.on_share_progress = [cache, key](const std::vector<double>& m) { cache.store_progress(key, m); };
   }
   if (tiling.tiled()) {
     hybrid.tiling = tiling;
@@ -102,9 +103,10 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
     hybrid.on_tiling_chosen = [cache, key](const TilingChoice& c, double seconds) {
       cache.store(key, TuneEntry{c.steps, seconds, c.rows});
     };
-    hybrid.on_tiling_progress = [cache, key](const std::vector<TilingTuner::Trial>& trials) {
-      cache.store_progress(key, TilingTuner::numbers_of(trials));
-    };
+    if (cache.enabled())
+      hybrid.on_tiling_progress = [cache, key](const std::vector<TilingTuner::Trial>& trials) {
+        cache.store_progress(key, TilingTuner::numbers_of(trials));
+      };
   }
   return hybrid;
 }

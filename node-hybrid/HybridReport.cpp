@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
 #include <tuple>
+#include <vector>
 
 namespace strata {
 
@@ -33,8 +35,13 @@ void report_balance(std::ostream& out, const ShareMeasurement& measurement, cons
   double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
   if (const auto model = controller.single_processor_seconds()) std::tie(host_only, device_only) = *model;
   char line[320];
+  const std::vector<double>* progress = controller.tuning_progress();
+  const std::string origin =
+      controller.origin() + (progress && !progress->empty() && measurement.keeps_progress()
+                                 ? "; the tune cache keeps the measurements for the next run"
+                                 : "");
   std::snprintf(line, sizeof line, "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n",
-                share, split.host_planes, split.planes, controller.origin().c_str(), share_range[0], share_range[1]);
+                share, split.host_planes, split.planes, origin.c_str(), share_range[0], share_range[1]);
   out << line;
   if (times.host_cells + times.device_cells == 0) return;  // no interval was timed
   std::snprintf(line, sizeof line, "hybrid: compute per cell and step: host slab %.3f ns, device slab %.3f ns (%s, %s)\n",

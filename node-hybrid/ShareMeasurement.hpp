@@ -54,6 +54,8 @@ class ShareMeasurement {
   void end_step(double device_cells, double host_cells, int steps = 1);
 
   const ShareController& controller() const { return controller_; }
+  //! Whether an unfinished tuning's measurements are kept for the next run (the tune cache).
+  bool keeps_progress() const { return bool(on_progress_); }
   const SlabTimes& times() const { return times_; }
   //! Measured steps at the current split, slabs serialised and concurrent.
   const StepWall& serialised() const { return serialised_; }

@@ -162,7 +162,11 @@ class TiledStepper {
       out << ")\n";
     } else if (tuner_.tuning()) {
       out << "time tiling: still measuring when the run ended (" << tuner_.candidates() << " candidate(s) done"
-          << resumed_text() << ")\n";
+          << resumed_text()
+          << (settings_.on_tiling_progress && !tuner_.trials().empty()
+                  ? "; the tune cache keeps the trials for the next run"
+                  : "")
+          << ")\n";
     }
   }
 

@@ -362,7 +362,8 @@ TEST(TiledDriver, ASearchARunCutShortGoesOnInTheNextRun) {
     }
   const test::DriverRun finished = test::run_driver(MPI_COMM_WORLD, args("finished", 200, "0"));
   ASSERT_EQ(finished.code, 0) << finished.err;
-  const std::regex unfinished("time tiling: still measuring when the run ended \\(([0-9]+) candidate\\(s\\) done\\)");
+  const std::regex unfinished("time tiling: still measuring when the run ended \\(([0-9]+) candidate\\(s\\) done; "
+                              "the tune cache keeps the trials for the next run\\)");
   const std::regex chosen("chosen from [0-9]+ candidates measured here, going on from ([0-9]+) trial\\(s\\) of "
                           "earlier runs \\(seconds per step:");
   // The share's tuner, untiled (its intervals are whole cycles).
@@ -390,7 +391,8 @@ TEST(TiledDriver, ASearchARunCutShortGoesOnInTheNextRun) {
   EXPECT_EQ(std::stoi(m[1]), int(kept[0]));
   EXPECT_EQ(std::stoi(m[2]), int(kept[1]));
   EXPECT_NEAR(std::stod(m[3]), kept[2], 1e-5 * kept[2]) << finished.out;
-  const std::regex share_unfinished("tuning, unfinished when the run ended after ([0-9]+) measurements\\)");
+  const std::regex share_unfinished("tuning, unfinished when the run ended after ([0-9]+) measurements; the tune "
+                                    "cache keeps the measurements for the next run\\)");
   ASSERT_TRUE(std::regex_search(share_short.out, m, share_unfinished)) << share_short.out;
   EXPECT_NE(m[1], "0") << share_short.out;
   // Ranks of one box share its entry (each tunes its own split; the last to store wins).
