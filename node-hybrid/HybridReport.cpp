@@ -34,9 +34,8 @@ void report_balance(std::ostream& out, const ShareMeasurement& measurement, cons
   const double cells = double(decomposition.local().num_cells());
   double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
   if (const auto model = controller.single_processor_seconds()) std::tie(host_only, device_only) = *model;
-  const std::vector<double>* progress = controller.tuning_progress();
   const std::string origin =
-      controller.origin() + (progress && !progress->empty() && measurement.keeps_progress()
+      controller.origin() + (measurement.keeps_progress() && !controller.tuning_progress().empty()
                                  ? "; the tune cache keeps the measurements for the next run"
                                  : "");
   char line[320];

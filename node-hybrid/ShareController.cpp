@@ -76,8 +76,8 @@ void ShareController::take_tuned_split(double seconds_per_step) {
   origin_ = "tuned";
 }
 
-const std::vector<double>* ShareController::tuning_progress() const {
-  return tuner_ && tuner_->phase() != ShareTuner::Phase::Done ? &tuner_->measurements() : nullptr;
+std::vector<double> ShareController::tuning_progress() const {
+  return tuner_ && tuner_->phase() != ShareTuner::Phase::Done ? tuner_->measurements() : std::vector<double>();
 }
 
 std::string ShareController::origin() const {

@@ -74,8 +74,9 @@ class ShareController {
   std::optional<int> newly_tuned_planes() const { return newly_tuned_; }
   double tuned_seconds_per_step() const { return tuned_seconds_; }
   //! While the tuner measures: what it has measured, this run and earlier
-  //! (ShareSettings::tuning_progress); null once it has its answer.
-  const std::vector<double>* tuning_progress() const;
+  //! (ShareSettings::tuning_progress); empty before its first measurement
+  //! and once it has its answer.
+  std::vector<double> tuning_progress() const;
 
   //! How the current split was chosen: "deck", "cache" or "tuned" (with
   //! what an earlier run measured, and ", rebalanced at run time" under

@@ -68,8 +68,8 @@ void ShareMeasurement::end_interval() {
 void ShareMeasurement::report_tuning() const {
   if (controller_.newly_tuned_planes() && on_tuned_)
     on_tuned_(*controller_.newly_tuned_planes(), controller_.tuned_seconds_per_step());
-  const std::vector<double>* progress = controller_.tuning_progress();
-  if (progress && !progress->empty() && on_progress_) on_progress_(*progress);
+  if (on_progress_)
+    if (const std::vector<double> progress = controller_.tuning_progress(); !progress.empty()) on_progress_(progress);
 }
 
 }  // namespace strata

@@ -33,7 +33,6 @@ int ShareTuner::host_planes() const {
 
 void ShareTuner::probed(double host_seconds, double device_seconds) {
   STRATA_REQUIRE(phase_ == Phase::Probe, "ShareTuner::probed outside the probe phase");
-  measurements_.insert(measurements_.end(), {host_seconds, device_seconds});
   host_times_.push_back(host_seconds);
   device_times_.push_back(device_seconds);
   if (host_times_.size() == 1) aim_second_probe();
@@ -89,7 +88,6 @@ void ShareTuner::aim_second_probe() {
 
 void ShareTuner::confirmed(double seconds_per_step) {
   STRATA_REQUIRE(phase_ == Phase::Confirm, "ShareTuner::confirmed outside the confirm phase");
-  measurements_.push_back(seconds_per_step);
   confirm_times_.push_back(seconds_per_step);
   if (confirm_times_.size() < confirm_planes_.size()) return;
   const auto fastest = std::min_element(confirm_times_.begin(), confirm_times_.end());
@@ -104,6 +102,13 @@ void ShareTuner::confirmed(double seconds_per_step) {
       if (single <= 1.03 * *fastest) best_planes_ = confirm_planes_[c];
     }
   phase_ = Phase::Done;
+}
+
+std::vector<double> ShareTuner::measurements() const {
+  std::vector<double> all;
+  for (std::size_t p = 0; p < host_times_.size(); ++p) all.insert(all.end(), {host_times_[p], device_times_[p]});
+  all.insert(all.end(), confirm_times_.begin(), confirm_times_.end());
+  return all;
 }
 
 void ShareTuner::resume(const std::vector<double>& earlier) {

@@ -40,9 +40,10 @@ class ShareTuner {
   //! Result of a Confirm phase: wall seconds per hybrid step.
   void confirmed(double seconds_per_step);
 
-  //! What probed() and confirmed() were given, in order: an unfinished
-  //! tuning's progress, which resume() replays in the next run.
-  const std::vector<double>& measurements() const { return measurements_; }
+  //! What probed() and confirmed() were given, in order (every probe comes
+  //! before any confirmation): an unfinished tuning's progress, which
+  //! resume() replays in the next run.
+  std::vector<double> measurements() const;
   //! Replays an earlier run's measurements(), as far as they go and are times.
   void resume(const std::vector<double>& earlier);
   //! Intervals measured: probes and confirmations.
@@ -64,7 +65,6 @@ class ShareTuner {
   Phase phase_ = Phase::Probe;
   std::vector<int> probe_planes_, confirm_planes_;
   std::vector<double> host_times_, device_times_, confirm_times_;
-  std::vector<double> measurements_;
   double a_host_ = 0, b_host_ = 0, a_device_ = 0, b_device_ = 0;
   double model_share_ = 0.0;
   int best_planes_ = 0;

@@ -181,7 +181,7 @@ std::pair<int, int> tune_on(ShareController& controller, const Model& model, dou
     const double host = model.host(plan.host_planes * cells_per_plane);
     const double device = model.device((nz - plan.host_planes) * cells_per_plane);
     controller.measured(host, device, plan.serialize ? host + device : std::max(host, device));
-    if (progress && controller.tuning_progress()) progress->push_back(*controller.tuning_progress());
+    if (progress && !controller.tuning_progress().empty()) progress->push_back(controller.tuning_progress());
   }
   return {controller.newly_tuned_planes().value_or(-1), intervals};
 }
@@ -201,7 +201,7 @@ TEST(ShareController, GoesOnFromTheMeasurementsOfAnEarlierRun) {
   ASSERT_GE(answer, 0);
   ASSERT_GE(intervals, 4) << "two probes and confirmations";
   ASSERT_EQ(int(progress.size()), intervals);
-  EXPECT_FALSE(whole.tuning_progress()) << "nothing to go on from once tuned";
+  EXPECT_TRUE(whole.tuning_progress().empty()) << "nothing to go on from once tuned";
   for (int done = 0; done < intervals; ++done) {
     settings.tuning_progress = progress[done];
     ShareController resumed(settings, nz, cells_per_plane, 1, 1);
