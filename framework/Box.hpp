@@ -59,6 +59,18 @@ constexpr Box intersect(const Box& a, const Box& b) {
   return r;
 }
 
+//! The smallest box holding every cell of both; an empty box adds nothing.
+constexpr Box bounding(const Box& a, const Box& b) {
+  if (a.empty()) return b;
+  if (b.empty()) return a;
+  Box r;
+  for (int ax = 0; ax < 3; ++ax) {
+    r.lo[ax] = std::min(a.lo[ax], b.lo[ax]);
+    r.hi[ax] = std::max(a.hi[ax], b.hi[ax]);
+  }
+  return r;
+}
+
 //! The cells of b on z planes [lo, hi); empty where it has none.
 constexpr Box planes_of(const Box& b, int lo, int hi) {
   Box planes = b;

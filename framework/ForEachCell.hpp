@@ -23,6 +23,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -117,6 +119,12 @@ CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
                                {tile[X], tile[Y], tile[Z]});
 }
 
+// A kernel that runs a row of cells itself: `kernel.row(ilo, ihi, j, k)`.
+template <class Kernel, class = void>
+struct RunsRows : std::false_type {};
+template <class Kernel>
+struct RunsRows<Kernel, std::void_t<decltype(std::declval<const Kernel&>().row(0, 0, 0, 0))>> : std::true_type {};
+
 // Host spaces: run `run` of `runs` takes one contiguous run of the rows
 // (k, j) of every box, as a static OpenMP schedule would, decoding (j, k)
 // once and stepping; the i loop is unit stride and vectorised.
@@ -138,8 +146,12 @@ struct RowRuns {
       int j = jlo + int(first % ny);
       int k = boxes.lo[b][Z] + int(first / ny);
       for (std::int64_t row = first; row < last; ++row) {
+        if constexpr (RunsRows<Kernel>::value) {
+          f.row(ilo, ihi, j, k);
+        } else {
 #pragma omp simd
-        for (int i = ilo; i < ihi; ++i) f(i, j, k);
+          for (int i = ilo; i < ihi; ++i) f(i, j, k);
+        }
         if (++j == jlo + ny) {
           j = jlo;
           ++k;

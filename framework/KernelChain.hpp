@@ -11,12 +11,14 @@
 //! earlier kernel has finished each plane it could read or overwrite there,
 //! so every cell gets the same operations on the same values as kernel after
 //! kernel: bit-identical for every block size. On a device, the kernels go
-//! to the stream in order.
+//! to the stream in order, those added as fused in one launch
+//! (framework/FusedKernels.hpp).
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/ForEachCell.hpp"
+#include "framework/FusedKernels.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -49,25 +51,36 @@ inline std::vector<int> chain_skews(const std::vector<PlaneReach>& reach) {
   return skew;
 }
 
+//! A kernel of a chain with the boxes it covers (at most
+//! BoxList::capacity) and the planes it reaches.
+template <class Kernel>
+struct ChainLink {
+  std::vector<Box> boxes;
+  PlaneReach reach;
+  Kernel kernel;
+};
+
 template <class ExecSpace>
 class KernelChain {
  public:
   //! Appends `kernel(i, j, k)` over `boxes` (at most BoxList::capacity).
   template <class Kernel>
   void add(std::vector<Box> boxes, PlaneReach reach, const Kernel& kernel) {
-    boxes.erase(std::remove_if(boxes.begin(), boxes.end(), [](const Box& b) { return b.empty(); }), boxes.end());
-    if (boxes.empty()) return;
-    STRATA_REQUIRE(boxes.size() <= std::size_t(Impl::BoxList::capacity),
-                   "a chain's kernel covers at most " << Impl::BoxList::capacity << " boxes");
-    Link link{std::move(boxes), reach, {}, {}};
-    link.launch = [kernel](const ExecSpace& exec, const std::vector<Box>& on) {
-      for_each_cell("strata::chain_kernel", exec, on, kernel);
-    };
-    if constexpr (runs_on_host<ExecSpace>)
-      link.rows = [kernel](const Impl::BoxList& on, std::int64_t run, std::int64_t runs) {
-        Impl::RowRuns<Kernel>{on, kernel, runs}(run);
-      };
-    links_.push_back(std::move(link));
+    add_fused(ChainLink<Kernel>{std::move(boxes), reach, kernel});
+  }
+
+  //! Appends kernels that may run fused: none reads or writes, at another
+  //! cell, what another of them writes (a later one may read at its own
+  //! cell what an earlier one wrote). A device runs them in one launch, and
+  //! so do host cores where the chain runs a launch per kernel; in blocks of
+  //! planes they are kernels as any others.
+  template <class... Kernels>
+  void add_fused(ChainLink<Kernels>... links) {
+    (drop_empty(links.boxes), ...);
+    if ((links.boxes.empty() && ...)) return;
+    const std::size_t first = links_.size();
+    (append(links), ...);
+    links_[first].launch = launcher(links...);
   }
 
   //! Runs the chain and empties it: on host cores in blocks of `planes`
@@ -90,13 +103,57 @@ class KernelChain {
   struct Link {
     std::vector<Box> boxes;
     PlaneReach reach;
-    std::function<void(const ExecSpace&, const std::vector<Box>&)> launch;
+    //! Launches this kernel, or this and the kernels fused with it; empty
+    //! for those (the first of them launches them).
+    std::function<void(const ExecSpace&)> launch;
     //! Host spaces: run `run` of `runs` of the rows of boxes.
     std::function<void(const Impl::BoxList&, std::int64_t, std::int64_t)> rows;
   };
 
+  static void drop_empty(std::vector<Box>& boxes) {
+    boxes.erase(std::remove_if(boxes.begin(), boxes.end(), [](const Box& b) { return b.empty(); }), boxes.end());
+    STRATA_REQUIRE(boxes.size() <= std::size_t(Impl::BoxList::capacity),
+                   "a chain's kernel covers at most " << Impl::BoxList::capacity << " boxes");
+  }
+
+  template <class Kernel>
+  void append(const ChainLink<Kernel>& link) {
+    if (link.boxes.empty()) return;
+    Link added{link.boxes, link.reach, {}, {}};
+    if constexpr (runs_on_host<ExecSpace>)
+      added.rows = [kernel = link.kernel](const Impl::BoxList& on, std::int64_t run, std::int64_t runs) {
+        Impl::RowRuns<Kernel>{on, kernel, runs}(run);
+      };
+    links_.push_back(std::move(added));
+  }
+
+  template <class Kernel>
+  static std::function<void(const ExecSpace&)> launcher(const ChainLink<Kernel>& link) {
+    return [boxes = link.boxes, kernel = link.kernel](const ExecSpace& exec) {
+      for_each_cell("strata::chain_kernel", exec, boxes, kernel);
+    };
+  }
+
+  // Fused: over the box around all their boxes, each kernel where its own hold the cell.
+  template <class... Kernels>
+  static std::function<void(const ExecSpace&)> launcher(const ChainLink<Kernels>&... links) {
+    Box around;
+    for (const std::vector<Box>* boxes : {&links.boxes...})
+      for (const Box& b : *boxes) around = bounding(around, b);
+    return [around, fused = fuse(links...)](const ExecSpace& exec) {
+      for_each_cell("strata::fused_kernels", exec, around, fused);
+    };
+  }
+
+  template <class Kernel, class... Rest>
+  static FusedKernels<Kernel, Rest...> fuse(const ChainLink<Kernel>& link, const ChainLink<Rest>&... rest) {
+    return {Impl::box_list(link.boxes.data(), int(link.boxes.size())), link.kernel, fuse(rest...)};
+  }
+  static FusedKernels<> fuse() { return {}; }
+
   void run_kernels(const ExecSpace& exec) const {
-    for (const Link& link : links_) link.launch(exec, link.boxes);
+    for (const Link& link : links_)
+      if (link.launch) link.launch(exec);
   }
 
   // Block b holds planes [first + b * planes - skew, + planes) of each kernel.

@@ -15,9 +15,24 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata {
+
+//! A kernel for SlabChain::launch_fused: `make_kernel(fields)` over
+//! `range(cells)` of each slab, touching the planes `reach` says.
+template <class Range, class MakeKernel>
+struct SlabKernel {
+  Range range;
+  PlaneReach reach;
+  MakeKernel make_kernel;
+};
+
+template <class Range, class MakeKernel>
+SlabKernel<Range, MakeKernel> slab_kernel(Range range, PlaneReach reach, MakeKernel make_kernel) {
+  return {std::move(range), reach, std::move(make_kernel)};
+}
 
 template <class DeviceExec, class HostExec>
 class SlabChain {
@@ -29,9 +44,16 @@ class SlabChain {
   //! `range(cells)` (a box or a few) as HybridDomain::launch takes them,
   //! touching the planes `reach` says.
   template <class Range, class MakeKernel>
-  void launch(const Range& range, PlaneReach reach, MakeKernel&& make_kernel) {
-    add(device_, slabs_.device(), range, reach, make_kernel);
-    add(host_, slabs_.host(), range, reach, make_kernel);
+  void launch(const Range& range, PlaneReach reach, const MakeKernel& make_kernel) {
+    launch_fused(SlabKernel<const Range&, const MakeKernel&>{range, reach, make_kernel});
+  }
+
+  //! Appends kernels (slab_kernel) that may run fused
+  //! (KernelChain::add_fused says when they may).
+  template <class... Kernels>
+  void launch_fused(const Kernels&... kernels) {
+    add(device_, slabs_.device(), kernels...);
+    add(host_, slabs_.host(), kernels...);
   }
 
   //! Swaps two fields on both slabs: the kernels appended next see them swapped.
@@ -63,10 +85,11 @@ class SlabChain {
 
  private:
   // A range gives a box or a list of boxes; braces make either a list.
-  template <class Exec, class Range, class MakeKernel>
-  static void add(KernelChain<Exec>& chain, const Slab<Exec>& slab, const Range& range, PlaneReach reach,
-                  MakeKernel& make_kernel) {
-    if (!slab.empty()) chain.add({range(slab.owned)}, reach, make_kernel(slab.fields));
+  template <class Exec, class... Kernels>
+  static void add(KernelChain<Exec>& chain, const Slab<Exec>& slab, const Kernels&... kernels) {
+    if (!slab.empty())
+      chain.add_fused(ChainLink<decltype(kernels.make_kernel(slab.fields))>{
+          {kernels.range(slab.owned)}, kernels.reach, kernels.make_kernel(slab.fields)}...);
   }
 
   HybridSlabs<DeviceExec, HostExec>& slabs_;

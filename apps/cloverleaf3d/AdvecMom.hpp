@@ -130,14 +130,15 @@ struct MomentumUpdate {
 
 //! The reference's wall halo refreshes the mass flux two faces beyond an
 //! upper x (y) wall in the z ghost layers from the ghost it mirrors before
-//! it refreshes that one: its momentum sweep along `Axis` reads there the
+//! it refreshes that one: its momentum sweep along `axis` reads there the
 //! negated flux of the previous step four faces back, in the second plane
 //! inside the z wall. Launched on those lines of ghost faces (below and
-//! above): `put` false before the cell sweep along Axis replaces the flux
+//! above): `put` false before the cell sweep along the axis replaces the flux
 //! (keeps the value in `kept`, at the same index), true after the momentum
-//! halo (writes it).
-template <int Axis>
+//! halo (writes it). The axis is a value, not a type: the kernel runs on a
+//! few lines, and one type lets it be fused with either axis' kernels.
 struct LaggedWallFlux {
+  int axis;  //!< x or y
   bool put;
   int z_lo, z_hi;  //!< the z walls' planes: the first inside, the first beyond
   CellArray<double> mass_flux, kept;
@@ -146,7 +147,7 @@ struct LaggedWallFlux {
     if (put)
       mass_flux(i, j, k) = kept(i, j, k);
     else
-      kept(i, j, k) = -mass_flux(i - (Axis == 0 ? 4 : 0), j - (Axis == 1 ? 4 : 0),
+      kept(i, j, k) = -mass_flux(i - (axis == 0 ? 4 : 0), j - (axis == 1 ? 4 : 0),
                                  k < z_lo ? 2 * z_lo - k : 2 * (z_hi - 1) - k);
   }
 };

@@ -185,14 +185,26 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   // momentum sweep and the next cell sweep are one chain.
   void advection(Timers& timers);
 
-  // LaggedWallFlux along `axis` (x or y) on the slabs at its upper wall and
-  // a z wall: keeps the previous step's value before the cell sweep along
-  // `axis` (`put` false) and puts it in place after the momentum halo.
-  void lagged_wall_flux(Chain& chain, int axis, bool put);
+  // LaggedWallFlux along `axis` (x or y; none along z) on the slabs at its
+  // upper wall and a z wall, for a chain: keeps the previous step's value
+  // before the cell sweep along `axis` (`put` false) and puts it in place
+  // after the momentum halo.
+  auto lagged_wall_flux(int axis, bool put) const;
 
-  void advect_cells(Chain& chain, int axis, int sweep);
+  // The cell volumes before the cell sweep `sweep` (1-3) along `axis`, for a chain.
+  auto cell_volumes(int axis, int sweep) const;
 
-  void advect_momentum(Chain& chain, int axis, int sweep);
+  // The cell sweep along `axis`, after its cell volumes and kept wall
+  // flux, fused with the kernels `beside` (the momentum sweep's last).
+  template <class... Beside>
+  void advect_cells(Chain& chain, int axis, const Beside&... beside);
+
+  // The momentum sweep `sweep` along `axis`. The kernels `beside` (what the
+  // next cell sweep reads of its own) are fused with its first kernels; its
+  // last, the velocity update, goes to `then(update)` to launch (alone or
+  // fused with the next cell sweep): none reads what another writes.
+  template <class Then, class... Beside>
+  void advect_momentum(Chain& chain, int axis, int sweep, Then&& then, const Beside&... beside);
 
   template <class F>
   static void dispatch_axis(int axis, F&& f) {
@@ -282,7 +294,6 @@ double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
           f[VISCOSITY].cells()};
     });
   }
-  domain_.exchange(VISCOSITY_HALO, timers);
   const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
   if (!(dt >= params_.min_timestep))
     throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +
@@ -381,53 +392,32 @@ void CloverLeaf3d<DeviceExec, HostExec>::lagrangian_step(double dt, Timers& time
                         f[XVEL0].cells(), f[YVEL0].cells(), f[ZVEL0].cells(), f[XVEL1].cells(),
                         f[YVEL1].cells(), f[ZVEL1].cells()};
     });
-    chain.launch(bounds(0, 0), PlaneReach{1}, pdv(std::false_type()));
-    chain.launch(bounds_along(X, 0, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
-      return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(), f[VOL_FLUX_X].cells()};
-    });
-    chain.launch(bounds_along(Y, 0, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
-      return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(), f[VOL_FLUX_Y].cells()};
-    });
-    chain.launch(bounds_along(Z, 0, 1, 0, 0), PlaneReach{0}, [=](const auto& f) {
-      return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
-    });
+    // The corrector and the face fluxes read the velocities and write apart.
+    chain.launch_fused(slab_kernel(bounds(0, 0), PlaneReach{1}, pdv(std::false_type())),
+                       slab_kernel(bounds_along(X, 0, 1, 0, 0), PlaneReach{1},
+                                   [=](const auto& f) {
+                                     return FluxCalc<X>{mesh, dt, f[XVEL0].cells(), f[XVEL1].cells(),
+                                                        f[VOL_FLUX_X].cells()};
+                                   }),
+                       slab_kernel(bounds_along(Y, 0, 1, 0, 0), PlaneReach{1},
+                                   [=](const auto& f) {
+                                     return FluxCalc<Y>{mesh, dt, f[YVEL0].cells(), f[YVEL1].cells(),
+                                                        f[VOL_FLUX_Y].cells()};
+                                   }),
+                       slab_kernel(bounds_along(Z, 0, 1, 0, 0), PlaneReach{0}, [=](const auto& f) {
+                         return FluxCalc<Z>{mesh, dt, f[ZVEL0].cells(), f[ZVEL1].cells(), f[VOL_FLUX_Z].cells()};
+                       }));
   });
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
-  const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
-  const char* phase = "advection chains";
-  domain_.exchange(CELL_ADVECTION_HALO, timers);
-  run_chain(phase, timers, [&](Chain& chain) { advect_cells(chain, first, 1); });
-  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
-    lagged_wall_flux(chain, first, true);
-    advect_momentum(chain, first, 1);
-    advect_cells(chain, Y, 2);
-  });
-  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
-    lagged_wall_flux(chain, Y, true);
-    advect_momentum(chain, Y, 2);
-    advect_cells(chain, last, 3);
-  });
-  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
-    lagged_wall_flux(chain, last, true);
-    advect_momentum(chain, last, 3);
-  });
-}
-
-template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(Chain& chain, int axis, bool put) {
-  if (axis == Z) return;
+auto CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) const {
   const Box global = decomposition_.global();
   const int other = axis == X ? Y : X;
   // The lines of a slab at the upper wall of `axis`, below and above: one launch.
   const auto lines = [=](const Box& c) {
     std::vector<Box> both;
-    if (c.empty() || c.hi[axis] != global.hi[axis]) return both;
+    if (axis == Z || c.empty() || c.hi[axis] != global.hi[axis]) return both;
     for (int side = 0; side < 2; ++side) {
       if (side == 0 ? c.lo[Z] != global.lo[Z] : c.hi[Z] != global.hi[Z]) continue;
       Box b = c;
@@ -443,49 +433,84 @@ void CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(Chain& chain, int axis
   };
   const int z_lo = global.lo[Z], z_hi = global.hi[Z];
   // Keeping reads the plane two inside the wall; putting, its own.
-  const PlaneReach planes{put ? 0 : 2};
-  if (axis == X)
-    chain.launch(lines, planes, [=](const auto& f) {
-      return LaggedWallFlux<X>{put, z_lo, z_hi, f[MASS_FLUX_X].cells(), f[KEPT_WALL_FLUX].cells()};
-    });
-  else
-    chain.launch(lines, planes, [=](const auto& f) {
-      return LaggedWallFlux<Y>{put, z_lo, z_hi, f[MASS_FLUX_Y].cells(), f[KEPT_WALL_FLUX].cells()};
-    });
+  return slab_kernel(lines, PlaneReach{put ? 0 : 2}, [=](const auto& f) {
+    return LaggedWallFlux{axis, put, z_lo, z_hi, f[MASS_FLUX_X + axis].cells(), f[KEPT_WALL_FLUX].cells()};
+  });
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(Chain& chain, int axis, int sweep) {
+auto CloverLeaf3d<DeviceExec, HostExec>::cell_volumes(int axis, int sweep) const {
   const Mesh mesh = mesh_;
-  AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
-                               : sweep == 2 ? AdvecCellVolume::TwoAxes
-                                            : AdvecCellVolume::OneAxis;
+  const AdvecCellVolume::Form form = sweep == 1 ? AdvecCellVolume::AllAxes
+                                     : sweep == 2 ? AdvecCellVolume::TwoAxes
+                                                  : AdvecCellVolume::OneAxis;
   // The middle (y) sweep also counts the flux of the axis still to come.
   const int second = advect_x_first_ ? Z : X;
   // pre_vol of the cells a sweep reads: its own and one each side along the axis.
-  chain.launch(bounds_along(axis, -1, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
+  return slab_kernel(bounds_along(axis, -1, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
     return AdvecCellVolume{mesh, form, axis, second,
                            FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()},
                            f[PRE_VOL].cells()};
   });
-  lagged_wall_flux(chain, axis, false);
+}
+
+template <class DeviceExec, class HostExec>
+void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
+  const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
+  const char* phase = "advection chains";
+  // What a cell sweep reads of its own before it runs (the cell volumes, the
+  // kept wall flux) goes with the momentum sweep's node fluxes before it,
+  // the sweep itself with that momentum sweep's velocity update.
+  domain_.exchange(CELL_ADVECTION_HALO, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    chain.launch_fused(cell_volumes(first, 1), lagged_wall_flux(first, false));
+    advect_cells(chain, first);
+  });
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    chain.launch_fused(lagged_wall_flux(first, true));
+    advect_momentum(
+        chain, first, 1, [&](const auto& update) { advect_cells(chain, Y, update); }, cell_volumes(Y, 2),
+        lagged_wall_flux(Y, false));
+  });
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    chain.launch_fused(lagged_wall_flux(Y, true));
+    advect_momentum(
+        chain, Y, 2, [&](const auto& update) { advect_cells(chain, last, update); }, cell_volumes(last, 3),
+        lagged_wall_flux(last, false));
+  });
+  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
+  run_chain(phase, timers, [&](Chain& chain) {
+    chain.launch_fused(lagged_wall_flux(last, true));
+    advect_momentum(chain, last, 3, [&](const auto& update) { chain.launch_fused(update); });
+  });
+}
+
+template <class DeviceExec, class HostExec>
+template <class... Beside>
+void CloverLeaf3d<DeviceExec, HostExec>::advect_cells(Chain& chain, int axis, const Beside&... beside) {
   // The new density and energy go to the density0 and energy0 fields,
   // which the advection does not read, and become density1/energy1 by a swap.
   dispatch_axis(axis, [&](auto axis_tag) {
     constexpr int A = decltype(axis_tag)::value;
     // Along z it reads two planes each side, and writes the last face's flux one plane up.
-    chain.launch(bounds(0, 0), PlaneReach{A == Z ? 2 : 0, A == Z ? 1 : 0}, [=](const auto& f) {
-      return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(), f[PRE_VOL].cells(),
-                               f[DENSITY1].cells(), f[ENERGY1].cells(), f[MASS_FLUX_X + A].cells(),
-                               f[DENSITY0].cells(), f[ENERGY0].cells()};
-    });
+    const PlaneReach planes{A == Z ? 2 : 0, A == Z ? 1 : 0};
+    chain.launch_fused(beside..., slab_kernel(bounds(0, 0), planes, [=](const auto& f) {
+                         return AdvecCellSweep<A>{f[DENSITY1].owned().hi[A] - 1, f[VOL_FLUX_X + A].cells(),
+                                                  f[PRE_VOL].cells(), f[DENSITY1].cells(), f[ENERGY1].cells(),
+                                                  f[MASS_FLUX_X + A].cells(), f[DENSITY0].cells(),
+                                                  f[ENERGY0].cells()};
+                       }));
   });
   chain.swap_fields(DENSITY0, DENSITY1);
   chain.swap_fields(ENERGY0, ENERGY1);
 }
 
 template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis, int sweep) {
+template <class Then, class... Beside>
+void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis, int sweep, Then&& then,
+                                                        const Beside&... beside) {
   const Mesh mesh = mesh_;
   // post_vol adds the fluxes of the sweeps still to come, in the order
   // the reference sums them: the other two axes in the first sweep, the
@@ -500,7 +525,7 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis,
     volume.later[0] = advect_x_first_ ? Z : X;
   }
   // post_vol of the cells around the nodes NodeMass covers.
-  chain.launch(bounds_along(axis, -2, 2, -1, 1), PlaneReach{1}, [=](const auto& f) {
+  const auto post_vol = slab_kernel(bounds_along(axis, -2, 2, -1, 1), PlaneReach{1}, [=](const auto& f) {
     AdvecMomVolume v = volume;
     v.vol_flux = FaceFluxes{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
     v.post_vol = f[POST_VOL].cells();
@@ -512,9 +537,12 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis,
     // Node kernels read the cells and faces below a node; along z, the
     // upwind stencils reach further.
     const int along = A == Z ? 1 : 0;
-    chain.launch(bounds_along(A, -2, 2, 0, 1), PlaneReach{1}, [=](const auto& f) {
-      return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
-    });
+    chain.launch_fused(post_vol,
+                       slab_kernel(bounds_along(A, -2, 2, 0, 1), PlaneReach{1},
+                                   [=](const auto& f) {
+                                     return NodeFlux<A>{f[MASS_FLUX_X + A].cells(), f[NODE_FLUX].cells()};
+                                   }),
+                       beside...);
     chain.launch(bounds_along(A, -1, 2, 0, 1), PlaneReach{1}, [=](const auto& f) {
       return NodeMass<A>{f[DENSITY1].cells(), f[POST_VOL].cells(), f[NODE_FLUX].cells(),
                          f[NODE_MASS_POST].cells(), f[NODE_MASS_PRE].cells()};
@@ -531,11 +559,11 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis,
                                f[MOM_FLUX_Y].cells(),
                                f[MOM_FLUX_Z].cells()};
     });
-    chain.launch(bounds(0, 1), PlaneReach{along}, [=](const auto& f) {
+    then(slab_kernel(bounds(0, 1), PlaneReach{along}, [=](const auto& f) {
       return MomentumUpdate<A>{f[NODE_MASS_PRE].cells(), f[NODE_MASS_POST].cells(), f[MOM_FLUX_X].cells(),
                                f[MOM_FLUX_Y].cells(), f[MOM_FLUX_Z].cells(), f[XVEL1].cells(),
                                f[YVEL1].cells(), f[ZVEL1].cells()};
-    });
+    }));
   });
 }
 

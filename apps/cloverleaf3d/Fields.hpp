@@ -25,8 +25,7 @@ enum FieldId : int {
 //! Halo groups, in the order of cloverleaf_fields().groups.
 enum HaloGroupId : int {
   TIMESTEP_HALO,   //!< pressure for the viscosity, density for the acceleration
-  VISCOSITY_HALO,
-  PRESSURE_HALO,   //!< predicted pressure, read by the acceleration
+  PRESSURE_HALO,   //!< predicted pressure and viscosity, read by the acceleration
   CELL_ADVECTION_HALO,
   MOMENTUM_ADVECTION_HALO_X,  //!< then _Y, _Z: before the momentum sweep along that axis
 };
@@ -81,8 +80,10 @@ inline void declare_fields(HybridSettings& s) {
       // kernel reads their ghosts (velocities are read on the slab's own
       // nodes), so they are left out.
       {{PRESSURE, DENSITY0}, 1},
-      {{VISCOSITY}, 1},
-      {{PRESSURE}, 1},
+      // The PdV predictor reads the viscosity of its own cell only, so the
+      // viscosity's halo waits for the predicted pressure's (the reference
+      // refreshes it before).
+      {{PRESSURE, VISCOSITY}, 1},
       {{ENERGY1, DENSITY1, VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z}, advection_depth},
   };
   // A momentum sweep reads the mass flux of its own axis only (the

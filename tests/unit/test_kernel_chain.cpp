@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,21 @@ struct Settle {  // b(k) from c(k - 1 .. k): overwrites what Fold and PushUp rea
   }
 };
 
+// Two kernels fused: the second reads at its own cell what the first
+// writes there, and elsewhere only what neither writes.
+struct Gather {  // a(k) from c(k)
+  CellArray<const double> c;
+  CellArray<double> a;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { a(i, j, k) = a(i, j, k) - 0.5 * c(i, j, k); }
+};
+struct Blend {  // c(k) from a(k) and b(k - 1 .. k + 1)
+  CellArray<const double> a, b;
+  CellArray<double> c;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    c(i, j, k) = c(i, j, k) * a(i, j, k) + b(i, j, k - 1) - 0.25 * b(i + 1, j, k + 1);
+  }
+};
+
 // Every value of `f`, ghosts included, a smooth function of the cell times `scale`.
 template <class Exec>
 void fill(const Field<typename Exec::memory_space>& f, double scale) {
@@ -80,6 +96,15 @@ struct Arrays {
     return box;
   }
   Box settle_box() const { return grow(owned, 1); }
+  // The fused pair's boxes overlap in part; Blend's comes in two pieces.
+  Box gather_box() const { return grow(owned, X, 1); }
+  std::vector<Box> blend_boxes() const {
+    Box low = owned, high = owned;
+    low.hi[Z] = 4;
+    high.lo[Z] = 9;
+    high.lo[Y] = 1;
+    return {low, high};
+  }
 
   std::vector<double> values() const {
     std::vector<double> all;
@@ -98,6 +123,8 @@ void run_one_by_one(Arrays<Exec>& x) {
   for_each_cell("test::fold", Exec(), x.owned, Fold{x.b.cells(), x.a.cells()});
   for_each_cell("test::push", Exec(), x.push_box(), PushUp{x.a.cells(), x.b.cells(), x.c.cells()});
   for_each_cell("test::settle", Exec(), x.settle_box(), Settle{x.c.cells(), x.b.cells()});
+  for_each_cell("test::gather", Exec(), x.gather_box(), Gather{x.c.cells(), x.a.cells()});
+  for_each_cell("test::blend", Exec(), x.blend_boxes(), Blend{x.a.cells(), x.b.cells(), x.c.cells()});
   Kokkos::fence();
 }
 
@@ -111,6 +138,8 @@ void run_chained(Arrays<Exec>& x, int planes) {
   low.hi[Z] = high.lo[Z] = low.lo[Z] + 6;
   chain.add({low, high}, PlaneReach{1, 1}, PushUp{x.a.cells(), x.b.cells(), x.c.cells()});
   chain.add({x.settle_box()}, PlaneReach{1}, Settle{x.c.cells(), x.b.cells()});
+  chain.add_fused(ChainLink<Gather>{{x.gather_box()}, PlaneReach{0}, Gather{x.c.cells(), x.a.cells()}},
+                  ChainLink<Blend>{x.blend_boxes(), PlaneReach{1}, Blend{x.a.cells(), x.b.cells(), x.c.cells()}});
   chain.run(Exec(), planes);
   Kokkos::fence();
 }
@@ -128,6 +157,20 @@ TYPED_TEST(ChainedKernels, BlocksOfAnySizeEqualKernelAfterKernel) {
     for (std::size_t n = 0; n < got.size(); ++n) mismatches += got[n] != expected[n];
     EXPECT_EQ(mismatches, 0) << planes << " planes per block";
   }
+}
+
+// Fused kernels are one launch where the chain runs a launch per kernel
+// (as on a device); kernels without cells here none.
+TYPED_TEST(ChainedKernels, FusedKernelsAreOneLaunch) {
+  Arrays<TypeParam> x;
+  const Box nowhere;
+  KernelChain<TypeParam> chain;
+  chain.add_fused(ChainLink<Gather>{{x.gather_box()}, PlaneReach{0}, Gather{x.c.cells(), x.a.cells()}},
+                  ChainLink<Blend>{x.blend_boxes(), PlaneReach{1}, Blend{x.a.cells(), x.b.cells(), x.c.cells()}});
+  chain.add({nowhere}, PlaneReach{}, Gather{x.c.cells(), x.a.cells()});
+  const std::int64_t before = work_counts().launches;
+  chain.run(TypeParam(), 0);
+  EXPECT_EQ(work_counts().launches - before, 1);
 }
 
 // Each kernel trails every earlier one by the planes where one may write
