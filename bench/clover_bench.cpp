@@ -5,8 +5,9 @@
 //! reads and writes it), per launch. Halo and wall phases are timed only.
 //! The deck runs four times in the same process, alternated: with its
 //! kernel chains as the deck's chain_tiling says (measured blocks by
-//! default), then kernel after kernel; the faster run of each counts, the
-//! phases are the faster chained run's.
+//! default), then a launch per kernel (chain_tiling.planes 0, as a GPU
+//! runs them); the faster run of each counts, the phases are the faster
+//! chained run's.
 //! Usage: clover_bench [DECK [KEY=VALUE ...]] (default inputs/clover_bm_short.in);
 //! MPI ranks split the grid as the deck says.
 
@@ -100,8 +101,8 @@ int main(int argc, char* argv[]) {
     if (rank == 0) {
       std::printf("clover_bench: %s, %dx%dx%d cells, %d steps, %d rank(s) x %d %s threads\n", path.c_str(), n[X],
                   n[Y], n[Z], steps, d.size(), Exec().concurrency(), Exec::name());
-      std::printf("copy bandwidth %.2f GB/s per rank; kernel after kernel %.2f ms/step; chained (chain_tiling.planes "
-                  "%s) total %.3f s, %.2f ms/step, %.3e cells/s: %.2fx kernel after kernel\n",
+      std::printf("copy bandwidth %.2f GB/s per rank; a launch per kernel %.2f ms/step; chained (chain_tiling.planes "
+                  "%s) total %.3f s, %.2f ms/step, %.3e cells/s: %.2fx a launch per kernel\n",
                   copy_gbs, 1e3 * one_by_one / steps,
                   node.chain_tiling.planes ? std::to_string(*node.chain_tiling.planes).c_str() : "auto", wall,
                   1e3 * wall / steps, cells * steps / wall, one_by_one / wall);
