@@ -2,9 +2,10 @@
 //! \file WorkCounts.hpp
 //! The kernel launches and fences Strata issues, counted where they are
 //! issued, so a run reports them per step on every build and execution
-//! space: every kernel is launched by framework/ForEachCell.hpp,
-//! ReduceOverCells.hpp or TiledKernel.hpp, every fence goes through
-//! strata::fence. (Kokkos Tools would not do: Kokkos 3.4 reports no fence of
+//! space: every place that launches a kernel counts it (count_launch:
+//! ForEachCell.hpp, ReduceOverCells.hpp, KernelChain.hpp, TiledKernel.hpp,
+//! StreamedTiles.hpp, WallMirrors.hpp, halo/BoxCopies.hpp), every fence
+//! goes through strata::fence. (Kokkos Tools would not do: Kokkos 3.4 reports no fence of
 //! a host space, and Kokkos 4 fences the whole device before every kernel
 //! while an in-process callback is set, adding the very waiting counted.)
 

@@ -16,8 +16,8 @@
 #include "framework/Error.hpp"
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
-#include "framework/ForEachCell.hpp"
 #include "framework/WorkCounts.hpp"
+#include "halo/BoxCopies.hpp"
 #include "halo/HaloMessages.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -29,45 +29,23 @@ namespace strata {
 
 namespace Impl {
 
-//! Position of cell (i, j, k) in a box's x-fastest linear order.
-struct BoxIndexer {
-  int lo_i, lo_j, lo_k, nx, ny;
-  explicit BoxIndexer(const Box& b)
-      : lo_i(b.lo[X]), lo_j(b.lo[Y]), lo_k(b.lo[Z]), nx(b.extent(X)), ny(b.extent(Y)) {}
-  KOKKOS_INLINE_FUNCTION std::int64_t operator()(int i, int j, int k) const {
-    return (i - lo_i) + std::int64_t(nx) * ((j - lo_j) + std::int64_t(ny) * (k - lo_k));
-  }
-};
-
-template <class ExecSpace, class Buffer>
-void pack_box(const ExecSpace& exec, const CellArray<double>& field, const Box& box,
-              const Buffer& buffer, std::int64_t offset) {
-  const BoxIndexer index(box);
-  for_each_cell("strata::halo_pack", exec, box, KOKKOS_LAMBDA(int i, int j, int k) {
-    buffer(offset + index(i, j, k)) = field(i, j, k);
-  });
-}
-
-template <class ExecSpace, class Buffer>
-void unpack_box(const ExecSpace& exec, const CellArray<double>& field, const Box& box,
-                const Buffer& buffer, std::int64_t offset) {
-  const BoxIndexer index(box);
-  for_each_cell("strata::halo_unpack", exec, box, KOKKOS_LAMBDA(int i, int j, int k) {
-    field(i, j, k) = buffer(offset + index(i, j, k));
-  });
-}
-
 template <class MemorySpace>
 using MessageView = Kokkos::View<double*, MemorySpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+//! Calls `f(space)` with the memory space the messages live in.
+template <class F>
+void with_message_space(const HaloMessages& messages, F&& f) {
+  if (messages.device_messages())
+    f(DeviceExecSpace::memory_space());
+  else
+    f(PinnedHostSpace());
+}
 
 //! Calls `f(view)` with neighbour n's message as an unmanaged view of the
 //! memory space it lives in.
 template <class F>
 void with_message(const HaloMessages& messages, double* data, std::size_t size, F&& f) {
-  if (messages.device_messages())
-    f(MessageView<DeviceExecSpace::memory_space>(data, size));
-  else
-    f(MessageView<PinnedHostSpace>(data, size));
+  with_message_space(messages, [&](auto space) { f(MessageView<decltype(space)>(data, size)); });
 }
 
 }  // namespace Impl
@@ -116,7 +94,7 @@ class HaloPacker {
     }
     if (staged(fields, messages)) {
       prepare_staging();
-      for (const Piece& p : send_) Impl::pack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
+      pack_boxes(exec_, staged_copies(send_, fields));
       queue_after(*copies_, exec_);
       for (const Copy& c : send_copies_)
         Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
@@ -124,13 +102,8 @@ class HaloPacker {
         });
       copies_in_flight_ = true;
     } else {
-      for (const Piece& p : send_)
-        Impl::with_message(messages, messages.send_data(p.neighbor), p.message_size, [&](auto message) {
-          if constexpr (accessible<decltype(message)>)
-            with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
-              Impl::pack_box(exec, fields.at(p.field).cells(), p.box, message, p.offset);
-            });
-        });
+      const auto copies = direct_copies(send_, fields, [&](int n) { return messages.send_data(n); });
+      with_nearest_exec(fields, messages, [&](const auto& exec) { pack_boxes(exec, copies); });
       strata::fence(exec_);
     }
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
@@ -173,15 +146,10 @@ class HaloPacker {
     if (staged(fields, messages)) {
       STRATA_REQUIRE(copies_, "HaloPacker::unpack: staged pieces need receive() first");
       strata::fence(*copies_);  // the pieces are in the scratch buffer
-      for (const Piece& p : recv_) Impl::unpack_box(exec_, fields.at(p.field).cells(), p.box, scratch_, p.scratch);
+      unpack_boxes(exec_, staged_copies(recv_, fields));
     } else {
-      for (const Piece& p : recv_)
-        Impl::with_message(messages, messages.recv_data(p.neighbor), p.message_size, [&](auto message) {
-          if constexpr (accessible<decltype(message)>)
-            with_nearest_exec<decltype(message)>(fields, [&](const auto& exec) {
-              Impl::unpack_box(exec, fields.at(p.field).cells(), p.box, message, p.offset);
-            });
-        });
+      const auto copies = direct_copies(recv_, fields, [&](int n) { return messages.recv_data(n); });
+      with_nearest_exec(fields, messages, [&](const auto& exec) { unpack_boxes(exec, copies); });
     }
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
   }
@@ -205,13 +173,11 @@ class HaloPacker {
     std::size_t message_size;
   };
 
-  template <class Message>
-  static constexpr bool accessible =
-      Kokkos::SpaceAccessibility<ExecSpace, typename Message::memory_space>::accessible;
+  template <class MemorySpace>
+  static constexpr bool accessible = Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible;
 
   static bool reaches(const HaloMessages& messages) {
-    return messages.device_messages() ? accessible<Impl::MessageView<DeviceExecSpace::memory_space>>
-                                      : accessible<Impl::MessageView<PinnedHostSpace>>;
+    return messages.device_messages() ? accessible<DeviceExecSpace::memory_space> : accessible<PinnedHostSpace>;
   }
 
   // Host messages (pinned on a GPU build) are staged for a slab whose
@@ -255,17 +221,41 @@ class HaloPacker {
   }
 
   // Calls f(exec) with the packer's instance, or the host's where both the
-  // fields and the message are host memory: the device would reach both
-  // across the bus, one face row at a time.
-  template <class Message, class F>
-  void with_nearest_exec(const std::vector<Field<memory_space>>& fields, F&& f) const {
-    if constexpr (Kokkos::SpaceAccessibility<HostExecSpace, typename Message::memory_space>::accessible) {
-      if (in_host_memory(fields)) {
-        f(HostExecSpace());
-        return;
+  // fields and the messages are host memory: the device would reach both
+  // across the bus, one face row at a time. (Only for messages the
+  // packer's space reaches: the constructor refuses others unstaged.)
+  template <class F>
+  void with_nearest_exec(const std::vector<Field<memory_space>>& fields, const HaloMessages& messages,
+                         F&& f) const {
+    Impl::with_message_space(messages, [&](auto space) {
+      using MessageSpace = decltype(space);
+      if constexpr (accessible<MessageSpace>) {
+        if constexpr (Kokkos::SpaceAccessibility<HostExecSpace, MessageSpace>::accessible) {
+          if (in_host_memory(fields)) {
+            f(HostExecSpace());
+            return;
+          }
+        }
+        f(exec_);
       }
-    }
-    f(exec_);
+    });
+  }
+
+  // The pieces' boxes of `fields` and where they lie in the scratch buffer.
+  std::vector<BoxCopy> staged_copies(const std::vector<Piece>& pieces,
+                                     const std::vector<Field<memory_space>>& fields) const {
+    std::vector<BoxCopy> copies;
+    for (const Piece& p : pieces) copies.push_back({fields.at(p.field).cells(), p.box, scratch_.data() + p.scratch});
+    return copies;
+  }
+
+  // The same in the messages, neighbour n's at message(n).
+  template <class Message>
+  static std::vector<BoxCopy> direct_copies(const std::vector<Piece>& pieces,
+                                            const std::vector<Field<memory_space>>& fields, Message&& message) {
+    std::vector<BoxCopy> copies;
+    for (const Piece& p : pieces) copies.push_back({fields.at(p.field).cells(), p.box, message(p.neighbor) + p.offset});
+    return copies;
   }
 
   template <class View>

@@ -1,5 +1,7 @@
 #include "decomposition/Decomposition.hpp"
 #include "framework/ExecutionSpaces.hpp"
+#include "framework/WorkCounts.hpp"
+#include "halo/BoxCopies.hpp"
 #include "halo/GpuAwareMpi.hpp"
 #include "halo/HaloExchange.hpp"
 #include "tests/ExecSpaces.hpp"
@@ -8,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdint>
 #include <cstdlib>
 #include <thread>
 
@@ -173,6 +176,24 @@ TYPED_TEST(Halo, StagedPiecesOfAMessageMoveInOneCopyEachWay) {
   halo.exchange(fields, timers);
   Kokkos::Tools::Experimental::set_begin_deep_copy_callback(nullptr);
   EXPECT_EQ(deep_copies, 2 * halo.num_neighbors());
+}
+
+// Every piece of an exchange, each field's for each neighbour, is packed
+// by one launch and unpacked by one (per BoxCopies::capacity pieces), on
+// both paths: a GPU pays per launch.
+TYPED_TEST(Halo, PacksAndUnpacksAllPiecesInALaunchEachWay) {
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 16), {0, 0, 0}, {true, true, true});
+  for (MessageStaging staging : {MessageStaging::Auto, MessageStaging::Always}) {
+    const auto fields = coded_fields<TypeParam>(decomposition, 3, 2);
+    HaloExchange<TypeParam> halo(decomposition, 2, HaloShape::Full, std::vector<Stagger>(3), false, staging);
+    halo.partition(whole_box(decomposition), 2, TypeParam());
+    Timers timers;
+    const std::int64_t before = work_counts().launches;
+    halo.exchange(fields, timers);
+    const int pieces = 3 * halo.num_neighbors(), capacity = Impl::BoxCopies::capacity;
+    EXPECT_EQ(work_counts().launches - before, 2 * ((pieces + capacity - 1) / capacity))
+        << pieces << " pieces each way, staging " << int(staging);
+  }
 }
 
 // Split phase on both paths: staged messages leave at the first test(),
