@@ -466,20 +466,18 @@ void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
     chain.launch_fused(cell_volumes(first, 1), lagged_wall_flux(first, false));
     advect_cells(chain, first);
   });
-  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + first, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
-    chain.launch_fused(lagged_wall_flux(first, true));
-    advect_momentum(
-        chain, first, 1, [&](const auto& update) { advect_cells(chain, Y, update); }, cell_volumes(Y, 2),
-        lagged_wall_flux(Y, false));
-  });
-  domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
-    chain.launch_fused(lagged_wall_flux(Y, true));
-    advect_momentum(
-        chain, Y, 2, [&](const auto& update) { advect_cells(chain, last, update); }, cell_volumes(last, 3),
-        lagged_wall_flux(last, false));
-  });
+  // The momentum sweep `sweep` along `axis`, then the cell sweep along `next`.
+  const auto momentum_then_cells = [&](int axis, int sweep, int next) {
+    domain_.exchange(MOMENTUM_ADVECTION_HALO_X + axis, timers);
+    run_chain(phase, timers, [&](Chain& chain) {
+      chain.launch_fused(lagged_wall_flux(axis, true));
+      advect_momentum(
+          chain, axis, sweep, [&](const auto& update) { advect_cells(chain, next, update); },
+          cell_volumes(next, sweep + 1), lagged_wall_flux(next, false));
+    });
+  };
+  momentum_then_cells(first, 1, Y);
+  momentum_then_cells(Y, 2, last);
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
   run_chain(phase, timers, [&](Chain& chain) {
     chain.launch_fused(lagged_wall_flux(last, true));
