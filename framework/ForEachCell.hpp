@@ -37,20 +37,25 @@ using CellIndex = Kokkos::IndexType<int>;
 
 // A few boxes as plain numbers a kernel can carry (cells counted
 // cumulatively, for the flat device launch).
-struct BoxList {
-  static constexpr int capacity = 8;
+template <int Capacity>
+struct BoxListOf {
+  static constexpr int capacity = Capacity;
   int count = 0;
   int lo[capacity][3], extent[capacity][3];
   std::int64_t first_cell[capacity + 1];
 };
+using BoxList = BoxListOf<8>;
 
 // Rows (k, j) of box `b` of a list: what host launches divide among threads.
-KOKKOS_INLINE_FUNCTION std::int64_t rows_of(const BoxList& list, int b) {
+template <int Capacity>
+KOKKOS_INLINE_FUNCTION std::int64_t rows_of(const BoxListOf<Capacity>& list, int b) {
   return std::int64_t(list.extent[b][Y]) * list.extent[b][Z];
 }
 
-inline BoxList box_list(const Box* boxes, int count) {
-  BoxList list;
+// The non-empty boxes of `boxes[0, count)`, count at most Capacity.
+template <int Capacity = BoxList::capacity>
+BoxListOf<Capacity> box_list(const Box* boxes, int count) {
+  BoxListOf<Capacity> list;
   list.first_cell[0] = 0;
   for (int b = 0; b < count; ++b) {
     if (boxes[b].empty()) continue;

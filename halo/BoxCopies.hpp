@@ -32,14 +32,12 @@ struct BoxCopy {
 
 namespace Impl {
 
+// The boxes of up to `capacity` copies, their fields and their buffers.
 struct BoxCopies {
   static constexpr int capacity = 32;
-  int count = 0;
+  BoxListOf<capacity> boxes;
   CellArray<double> field[capacity];
   double* data[capacity];
-  int lo[capacity][3];
-  int nx[capacity], ny[capacity];
-  std::int64_t first_cell[capacity + 1];  //!< cells of the boxes before each
 };
 
 enum class CopyDirection { ToBuffers, FromBuffers };
@@ -48,7 +46,7 @@ struct HostRows {};
 
 template <CopyDirection Direction>
 struct CopyBoxes {
-  BoxCopies boxes;
+  BoxCopies copies;
   std::int64_t runs;  //!< host spaces: runs of rows, one per thread
 
   KOKKOS_INLINE_FUNCTION static void move(double& cell, double& buffered) {
@@ -58,29 +56,31 @@ struct CopyBoxes {
 
   // Device spaces: cell `cell` of the boxes laid end to end.
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t cell) const {
-    int b = 0, end = boxes.count;  // the box holding `cell`, by bisection
+    const BoxListOf<BoxCopies::capacity>& list = copies.boxes;
+    int b = 0, end = list.count;  // the box holding `cell`, by bisection
     while (end - b > 1) {
       const int mid = (b + end) / 2;
-      if (cell >= boxes.first_cell[mid]) b = mid;
+      if (cell >= list.first_cell[mid]) b = mid;
       else end = mid;
     }
     // 32-bit within a box (copy_boxes checks): a GPU divides them faster.
-    const int n = int(cell - boxes.first_cell[b]);
-    const int row = n / boxes.nx[b];
-    const int i = n - row * boxes.nx[b], j = row % boxes.ny[b], k = row / boxes.ny[b];
-    move(boxes.field[b](boxes.lo[b][X] + i, boxes.lo[b][Y] + j, boxes.lo[b][Z] + k), boxes.data[b][n]);
+    const int n = int(cell - list.first_cell[b]), nx = list.extent[b][X], ny = list.extent[b][Y];
+    const int row = n / nx;
+    const int i = n - row * nx, j = row % ny, k = row / ny;
+    move(copies.field[b](list.lo[b][X] + i, list.lo[b][Y] + j, list.lo[b][Z] + k), copies.data[b][n]);
   }
 
   // Host spaces: run `run` of `runs` of each box's rows.
   void operator()(HostRows, int run) const {
-    for (int b = 0; b < boxes.count; ++b) {
-      const int nx = boxes.nx[b], ny = boxes.ny[b];
-      const std::int64_t rows = (boxes.first_cell[b + 1] - boxes.first_cell[b]) / nx;
-      const CellArray<double> field = boxes.field[b];
-      double* const data = boxes.data[b];
-      const int ilo = boxes.lo[b][X];
+    const BoxListOf<BoxCopies::capacity>& list = copies.boxes;
+    for (int b = 0; b < list.count; ++b) {
+      const int nx = list.extent[b][X], ny = list.extent[b][Y];
+      const std::int64_t rows = rows_of(list, b);
+      const CellArray<double> field = copies.field[b];
+      double* const data = copies.data[b];
+      const int ilo = list.lo[b][X];
       for (std::int64_t row = rows * run / runs; row < rows * (run + 1) / runs; ++row) {
-        const int j = boxes.lo[b][Y] + int(row % ny), k = boxes.lo[b][Z] + int(row / ny);
+        const int j = list.lo[b][Y] + int(row % ny), k = list.lo[b][Z] + int(row / ny);
         double* const line = data + row * nx;
 #pragma omp simd
         for (int i = 0; i < nx; ++i) move(field(ilo + i, j, k), line[i]);
@@ -95,33 +95,30 @@ static_assert(sizeof(CopyBoxes<CopyDirection::ToBuffers>) <= 4096 - 256, "BoxCop
 template <CopyDirection Direction, class ExecSpace>
 void copy_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
   for (std::size_t first = 0; first < copies.size(); first += BoxCopies::capacity) {
-    BoxCopies boxes;
-    boxes.first_cell[0] = 0;
+    BoxCopies chunk;
+    Box boxes[BoxCopies::capacity];
+    int count = 0;
     for (std::size_t c = first; c < std::min(copies.size(), first + BoxCopies::capacity); ++c) {
-      const Box& box = copies[c].box;
-      if (box.empty()) continue;
-      STRATA_REQUIRE(box.num_cells() < (std::int64_t(1) << 31), "copy_boxes: a box of " << box.num_cells()
-                                                                    << " cells is too large for one piece");
-      const int n = boxes.count++;
-      boxes.field[n] = copies[c].field;
-      boxes.data[n] = copies[c].data;
-      for (int a = 0; a < 3; ++a) boxes.lo[n][a] = box.lo[a];
-      boxes.nx[n] = box.extent(X);
-      boxes.ny[n] = box.extent(Y);
-      boxes.first_cell[n + 1] = boxes.first_cell[n] + box.num_cells();
+      if (copies[c].box.empty()) continue;
+      STRATA_REQUIRE(copies[c].box.num_cells() < (std::int64_t(1) << 31),
+                     "copy_boxes: a box of " << copies[c].box.num_cells() << " cells is too large for one piece");
+      chunk.field[count] = copies[c].field;
+      chunk.data[count] = copies[c].data;
+      boxes[count++] = copies[c].box;
     }
-    if (boxes.count == 0) continue;
+    if (count == 0) continue;
+    chunk.boxes = box_list<BoxCopies::capacity>(boxes, count);
     count_launch();
     const char* label = Direction == CopyDirection::ToBuffers ? "strata::halo_pack" : "strata::halo_unpack";
     if constexpr (runs_on_host<ExecSpace>) {
       std::int64_t rows = 0;
-      for (int b = 0; b < boxes.count; ++b) rows += (boxes.first_cell[b + 1] - boxes.first_cell[b]) / boxes.nx[b];
+      for (int b = 0; b < count; ++b) rows += rows_of(chunk.boxes, b);
       const int runs = int(std::min<std::int64_t>(exec.concurrency(), rows));
       Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, HostRows, Kokkos::IndexType<int>>(exec, 0, runs),
-                           CopyBoxes<Direction>{boxes, runs});
+                           CopyBoxes<Direction>{chunk, runs});
     } else {
-      Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, boxes.first_cell[boxes.count]),
-                           CopyBoxes<Direction>{boxes, 1});
+      Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, chunk.boxes.first_cell[count]),
+                           CopyBoxes<Direction>{chunk, 1});
     }
   }
 }

@@ -102,7 +102,8 @@ class HaloPacker {
         });
       copies_in_flight_ = true;
     } else {
-      const auto copies = direct_copies(send_, fields, [&](int n) { return messages.send_data(n); });
+      const auto copies =
+          box_copies(send_, fields, [&](const Piece& p) { return messages.send_data(p.neighbor) + p.offset; });
       with_nearest_exec(fields, messages, [&](const auto& exec) { pack_boxes(exec, copies); });
       strata::fence(exec_);
     }
@@ -148,7 +149,8 @@ class HaloPacker {
       strata::fence(*copies_);  // the pieces are in the scratch buffer
       unpack_boxes(exec_, staged_copies(recv_, fields));
     } else {
-      const auto copies = direct_copies(recv_, fields, [&](int n) { return messages.recv_data(n); });
+      const auto copies =
+          box_copies(recv_, fields, [&](const Piece& p) { return messages.recv_data(p.neighbor) + p.offset; });
       with_nearest_exec(fields, messages, [&](const auto& exec) { unpack_boxes(exec, copies); });
     }
     if (in_host_memory(fields)) strata::fence(HostExecSpace());
@@ -241,21 +243,20 @@ class HaloPacker {
     });
   }
 
-  // The pieces' boxes of `fields` and where they lie in the scratch buffer.
-  std::vector<BoxCopy> staged_copies(const std::vector<Piece>& pieces,
-                                     const std::vector<Field<memory_space>>& fields) const {
+  // The pieces' boxes of `fields`, each to or from `at(piece)`.
+  template <class Where>
+  static std::vector<BoxCopy> box_copies(const std::vector<Piece>& pieces,
+                                         const std::vector<Field<memory_space>>& fields, Where&& at) {
     std::vector<BoxCopy> copies;
-    for (const Piece& p : pieces) copies.push_back({fields.at(p.field).cells(), p.box, scratch_.data() + p.scratch});
+    copies.reserve(pieces.size());
+    for (const Piece& p : pieces) copies.push_back({fields.at(p.field).cells(), p.box, at(p)});
     return copies;
   }
 
-  // The same in the messages, neighbour n's at message(n).
-  template <class Message>
-  static std::vector<BoxCopy> direct_copies(const std::vector<Piece>& pieces,
-                                            const std::vector<Field<memory_space>>& fields, Message&& message) {
-    std::vector<BoxCopy> copies;
-    for (const Piece& p : pieces) copies.push_back({fields.at(p.field).cells(), p.box, message(p.neighbor) + p.offset});
-    return copies;
+  // The same where the pieces lie in the scratch buffer.
+  std::vector<BoxCopy> staged_copies(const std::vector<Piece>& pieces,
+                                     const std::vector<Field<memory_space>>& fields) const {
+    return box_copies(pieces, fields, [&](const Piece& p) { return scratch_.data() + p.scratch; });
   }
 
   template <class View>
