@@ -181,7 +181,7 @@ namespace Impl {
 // The ghost boxes of one launch, each naming its array; a few kilobytes, so
 // that a device launch passes it as a kernel argument.
 struct WallGhostTable {
-  static constexpr int max_arrays = 8, max_boxes = 48;
+  static constexpr int max_arrays = 8, max_boxes = 64;
   ArrayWalls arrays[max_arrays];
   int array_count = 0, count = 0;
   int array_of[max_boxes], lo[max_boxes][3], extent[max_boxes][3];
@@ -231,6 +231,9 @@ struct WallGhostCells {
   }
 };
 
+// Checked on every build: a device's light-weight launch passes its kernel as an argument.
+static_assert(sizeof(WallGhostCells) < 3584, "a light-weight launch passes its kernel as an argument");
+
 template <class ExecSpace>
 void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhostTable& table) {
   if constexpr (runs_on_host<ExecSpace>) {
@@ -249,7 +252,6 @@ void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhos
                              WallGhostRows{table, runs});
     });
   } else {
-    static_assert(sizeof(WallGhostCells) < 3584, "a light-weight launch passes its kernel as an argument");
     count_launch();
     Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, table.cells()), WallGhostCells{table});
   }
@@ -258,7 +260,7 @@ void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhos
 }  // namespace Impl
 
 //! Mirrors the ghost boxes of every array in `ghosts` on `exec`: one
-//! launch for up to eight arrays and 48 boxes. Asynchronous on device
+//! launch for up to eight arrays and 64 boxes. Asynchronous on device
 //! instances; callers fence.
 template <class ExecSpace>
 void mirror_wall_ghosts(const char* label, const ExecSpace& exec, const std::vector<WallGhostBoxes>& ghosts) {

@@ -24,6 +24,7 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -59,10 +60,12 @@ inline WallMirror mirror_of(const WallCondition& c) {
 
 //! `depth` ghost layers (all of them by default) of `field` beyond the walls
 //! in `is_wall`, with the condition of each wall's normal axis, as boxes to
-//! mirror (framework/WallMirrors.hpp).
+//! mirror (framework/WallMirrors.hpp), less the ghosts in `left` (which the
+//! app writes).
 template <class MemorySpace>
 WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask& is_wall,
-                                const WallConditions& conditions, WallFill part = WallFill::All, int depth = -1) {
+                                const WallConditions& conditions, WallFill part = WallFill::All, int depth = -1,
+                                const std::vector<Box>& left = {}) {
   const int h = depth < 0 ? field.ghosts() : depth;
   const Box owned = field.owned();
   const Stagger s = field.stagger();
@@ -95,6 +98,12 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
         for (const Box& b : box_difference(all[n], before[n])) ghosts.boxes.push_back(b);
       break;
     }
+  }
+  for (const Box& l : left) {
+    std::vector<Box> rest;
+    for (const Box& b : ghosts.boxes)
+      for (const Box& piece : box_difference(b, l)) rest.push_back(piece);
+    ghosts.boxes = std::move(rest);
   }
   return ghosts;
 }

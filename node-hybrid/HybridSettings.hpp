@@ -4,7 +4,9 @@
 //! which of them a sweep reads, its halo groups, the stencil's reach and
 //! sweeps per exchange, the wall conditions and where the cut between the slabs lies.
 
+#include "framework/Box.hpp"
 #include "framework/ChainTilingSettings.hpp"
+#include "framework/Region.hpp"
 #include "framework/Stagger.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "halo/WallGhosts.hpp"
@@ -32,6 +34,10 @@ struct FieldSpec {
   std::string name;
   Stagger stagger = cell_centred();
   std::optional<WallConditions> walls;
+  //! Wall ghosts the app writes itself, given a slab's owned cells and its
+  //! walls: the wall fills of exchanges and sweeps leave them as they are.
+  //! (Not for the fields advance() steps: its cycles mirror every ghost.)
+  std::function<std::vector<Box>(const Box& owned, const FaceMask& walls)> app_ghosts;
 };
 
 //! Fields whose ghosts are refreshed together, `layers` ghost layers deep.

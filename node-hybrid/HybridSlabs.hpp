@@ -153,8 +153,11 @@ class HybridSlabs {
     if (slab.empty()) return;
     auto timer = timers.time("wall fill");
     std::vector<WallGhostBoxes> ghosts;
-    for (int f : fields)
-      ghosts.push_back(wall_ghost_boxes(slab.fields[f], slab.walls, wall_conditions(f), part, depth));
+    for (int f : fields) {
+      const auto& app_ghosts = settings_.fields[f].app_ghosts;
+      ghosts.push_back(wall_ghost_boxes(slab.fields[f], slab.walls, wall_conditions(f), part, depth,
+                                        app_ghosts ? app_ghosts(slab.owned, slab.walls) : std::vector<Box>()));
+    }
     with_nearest_exec(slab, [&](const auto& exec) { fill_wall_ghosts(exec, ghosts); });
   }
 

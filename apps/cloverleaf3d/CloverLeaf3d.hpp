@@ -107,8 +107,9 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   std::string non_finite() const override;
   bool chooses_dt() const override { return picks_dt; }
 
-  //! The reference's timestep(): equation of state, viscosity, and the
-  //! smallest cell limit, bounded by the growth and maximum allowed.
+  //! The reference's timestep(): viscosity and the smallest cell limit,
+  //! bounded by the growth and maximum allowed. Its equation of state is
+  //! the previous step's last kernel (or the constructor's, or the restart's).
   double next_dt(Timers& timers) override;
 
   void advance(double /*time*/, double dt, Timers& timers) override;
@@ -134,21 +135,19 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   void report(double time, std::ostream& out) override;
 
   //! A step starts from density0, energy0 and the node velocities (the
-  //! checkpoint fields; pressure, soundspeed and viscosity are recomputed
-  //! from them in next_dt, every other field within the step but the x and
-  //! y mass fluxes, whose previous values LaggedWallFlux reads), the last
-  //! dt, the sweep order and the step count the summaries print.
+  //! checkpoint fields; pressure and soundspeed are computed from them at
+  //! the end of the step before and on restart, the viscosity in next_dt,
+  //! every other field within the step but the x and y mass fluxes, whose
+  //! previous values LaggedWallFlux reads), the last dt, the sweep order and
+  //! the step count the summaries print.
   AppState state() const override {
     return {{"dt_old", dt_old_}, {"advect_x_first", std::int64_t(advect_x_first_)}, {"steps", std::int64_t(steps_)}};
   }
-  //! After the checkpoint's fields are loaded: the lagged wall flux also
-  //! reads the mass fluxes' ghost rows, which the momentum halos of the
-  //! previous step filled from the same owned faces.
+  //! After the checkpoint's fields are loaded: the equation of state of
+  //! the loaded state, and the mass fluxes' ghost rows, which the lagged
+  //! wall flux also reads and the momentum halos of the previous step
+  //! filled from the same owned faces.
   void restore_state(const AppState& state) override;
-
-  //! Files hold the pressure of the current state, as the reference's
-  //! visit() refreshes it first; the stored one is the step's predictor's.
-  HostBlock save_field(const std::string& name, const Box& box) const override;
 
   //! Fields, halo groups and walls for `halo` and the deck's hybrid settings `s`.
   static AppLayout layout(const HaloConfig& halo, HybridSettings s) {
@@ -163,8 +162,14 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
  private:
 
-  // Pressure and sound speed of the step's start state.
-  void ideal_gas();
+  // The equation of state of the density and energy in fields `density`
+  // and `energy`: pressure and sound speed, which the next step reads. The
+  // step's last chain computes them from its advected state.
+  static auto ideal_gas(int density, int energy) {
+    return [=](const auto& f) {
+      return IdealGas{f[density].cells(), f[energy].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
+    };
+  }
 
   using Chain = SlabChain<DeviceExec, HostExec>;
 
@@ -186,21 +191,21 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   void advection(Timers& timers);
 
   // LaggedWallFlux along `axis` (x or y; none along z) on the slabs at its
-  // upper wall and a z wall, for a chain: keeps the previous step's value
-  // before the cell sweep along `axis` (`put` false) and puts it in place
-  // after the momentum halo.
-  auto lagged_wall_flux(int axis, bool put) const;
+  // upper wall and a z wall, for a chain: writes the previous step's value
+  // in place before the cell sweep along `axis` replaces it.
+  auto lagged_wall_flux(int axis) const;
 
   // The cell volumes before the cell sweep `sweep` (1-3) along `axis`, for a chain.
   auto cell_volumes(int axis, int sweep) const;
 
-  // The cell sweep along `axis`, after its cell volumes and kept wall
+  // The cell sweep along `axis`, after its cell volumes and lagged wall
   // flux, fused with the kernels `beside` (the momentum sweep's last).
   template <class... Beside>
   void advect_cells(Chain& chain, int axis, const Beside&... beside);
 
-  // The momentum sweep `sweep` along `axis`. The kernels `beside` (what the
-  // next cell sweep reads of its own) are fused with its first kernels; its
+  // The momentum sweep `sweep` along `axis`. The kernels `beside` (what
+  // runs before the next cell sweep, or the closing equation of state) are
+  // fused with its first kernels; its
   // last, the velocity update, goes to `then(update)` to launch (alone or
   // fused with the next cell sweep): none reads what another writes.
   template <class Then, class... Beside>
@@ -252,7 +257,7 @@ CloverLeaf3d<DeviceExec, HostExec>::CloverLeaf3d(const io::GridConfig& grid, con
     return InitialState{mesh, table, f[DENSITY0].cells(), f[ENERGY0].cells(), f[XVEL0].cells(),
                         f[YVEL0].cells(), f[ZVEL0].cells()};
   });
-  ideal_gas();
+  domain_.launch(bounds(0, 0), ideal_gas(DENSITY0, ENERGY0));
 }
 
 template <class DeviceExec, class HostExec>
@@ -276,10 +281,6 @@ template <class DeviceExec, class HostExec>
 double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
   const Mesh mesh = mesh_;
   domain_.begin_step();
-  {
-    auto t = timers.time("ideal gas");
-    ideal_gas();
-  }
   domain_.exchange(TIMESTEP_HALO, timers);
   const CloverParams params = params_;
   double limit;
@@ -348,26 +349,10 @@ void CloverLeaf3d<DeviceExec, HostExec>::restore_state(const AppState& state) {
   dt_old_ = std::get<double>(state.at("dt_old"));
   advect_x_first_ = std::get<std::int64_t>(state.at("advect_x_first")) != 0;
   steps_ = int(std::get<std::int64_t>(state.at("steps")));
+  domain_.launch(bounds(0, 0), ideal_gas(DENSITY0, ENERGY0));
   Timers timers;
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + X, timers);
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + Y, timers);
-}
-
-template <class DeviceExec, class HostExec>
-HostBlock CloverLeaf3d<DeviceExec, HostExec>::save_field(const std::string& name, const Box& box) const {
-  if (name != "pressure") return Base::save_field(name, box);
-  HostBlock pressure = Base::save_field("density", box);
-  const HostBlock energy = Base::save_field("energy", box);
-  for (std::size_t n = 0; n < pressure.size(); ++n)
-    pressure.data()[n] = ideal_gas_pressure(pressure.data()[n], energy.data()[n]);
-  return pressure;
-}
-
-template <class DeviceExec, class HostExec>
-void CloverLeaf3d<DeviceExec, HostExec>::ideal_gas() {
-  domain_.launch(bounds(0, 0), [](const auto& f) {
-    return IdealGas{f[DENSITY0].cells(), f[ENERGY0].cells(), f[PRESSURE].cells(), f[SOUNDSPEED].cells()};
-  });
 }
 
 template <class DeviceExec, class HostExec>
@@ -411,30 +396,18 @@ void CloverLeaf3d<DeviceExec, HostExec>::lagrangian_step(double dt, Timers& time
 }
 
 template <class DeviceExec, class HostExec>
-auto CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis, bool put) const {
+auto CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis) const {
   const Box global = decomposition_.global();
-  const int other = axis == X ? Y : X;
-  // The lines of a slab at the upper wall of `axis`, below and above: one launch.
+  // Its lines on a slab (below and above): one launch.
   const auto lines = [=](const Box& c) {
-    std::vector<Box> both;
-    if (axis == Z || c.empty() || c.hi[axis] != global.hi[axis]) return both;
-    for (int side = 0; side < 2; ++side) {
-      if (side == 0 ? c.lo[Z] != global.lo[Z] : c.hi[Z] != global.hi[Z]) continue;
-      Box b = c;
-      b.lo[axis] = global.hi[axis] + 2;
-      b.hi[axis] = b.lo[axis] + 1;
-      b.lo[other] = c.lo[other] - 1;
-      b.hi[other] = c.hi[other] + 1;
-      b.lo[Z] = side == 0 ? global.lo[Z] - 1 : global.hi[Z];
-      b.hi[Z] = b.lo[Z] + 1;
-      both.push_back(b);
-    }
-    return both;
+    FaceMask walls;
+    for (int a = 0; a < 3; ++a) walls[a] = {c.lo[a] == global.lo[a], c.hi[a] == global.hi[a]};
+    return lagged_flux_lines(axis, c, walls);
   };
   const int z_lo = global.lo[Z], z_hi = global.hi[Z];
-  // Keeping reads the plane two inside the wall; putting, its own.
-  return slab_kernel(lines, PlaneReach{put ? 0 : 2}, [=](const auto& f) {
-    return LaggedWallFlux{axis, put, z_lo, z_hi, f[MASS_FLUX_X + axis].cells(), f[KEPT_WALL_FLUX].cells()};
+  // It reads the plane two inside the wall.
+  return slab_kernel(lines, PlaneReach{2}, [=](const auto& f) {
+    return LaggedWallFlux{axis, z_lo, z_hi, f[MASS_FLUX_X + axis].cells()};
   });
 }
 
@@ -458,30 +431,33 @@ template <class DeviceExec, class HostExec>
 void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
   const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
   const char* phase = "advection chains";
-  // What a cell sweep reads of its own before it runs (the cell volumes, the
-  // kept wall flux) goes with the momentum sweep's node fluxes before it,
-  // the sweep itself with that momentum sweep's velocity update.
+  // What runs before a cell sweep (its cell volumes; the lagged wall flux,
+  // which reads the flux the sweep replaces) goes with the momentum sweep's
+  // node fluxes before it, the sweep itself with that momentum sweep's
+  // velocity update.
   domain_.exchange(CELL_ADVECTION_HALO, timers);
   run_chain(phase, timers, [&](Chain& chain) {
-    chain.launch_fused(cell_volumes(first, 1), lagged_wall_flux(first, false));
+    chain.launch_fused(cell_volumes(first, 1), lagged_wall_flux(first));
     advect_cells(chain, first);
   });
   // The momentum sweep `sweep` along `axis`, then the cell sweep along `next`.
   const auto momentum_then_cells = [&](int axis, int sweep, int next) {
     domain_.exchange(MOMENTUM_ADVECTION_HALO_X + axis, timers);
     run_chain(phase, timers, [&](Chain& chain) {
-      chain.launch_fused(lagged_wall_flux(axis, true));
       advect_momentum(
           chain, axis, sweep, [&](const auto& update) { advect_cells(chain, next, update); },
-          cell_volumes(next, sweep + 1), lagged_wall_flux(next, false));
+          cell_volumes(next, sweep + 1), lagged_wall_flux(next));
     });
   };
   momentum_then_cells(first, 1, Y);
   momentum_then_cells(Y, 2, last);
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
   run_chain(phase, timers, [&](Chain& chain) {
-    chain.launch_fused(lagged_wall_flux(last, true));
-    advect_momentum(chain, last, 3, [&](const auto& update) { chain.launch_fused(update); });
+    // The equation of state of the advected state (the last cell sweep's)
+    // closes the step: the momentum sweep reads neither pressure nor sound speed.
+    advect_momentum(
+        chain, last, 3, [&](const auto& update) { chain.launch_fused(update); },
+        slab_kernel(bounds(0, 0), PlaneReach{0}, ideal_gas(DENSITY1, ENERGY1)));
   });
 }
 

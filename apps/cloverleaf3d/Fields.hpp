@@ -6,6 +6,7 @@
 //! they cross. Work arrays change centring from one sweep to the next and
 //! are never exchanged, so they are declared centred.
 
+#include "apps/cloverleaf3d/AdvecMom.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
@@ -18,7 +19,7 @@ enum FieldId : int {
   XVEL0, XVEL1, YVEL0, YVEL1, ZVEL0, ZVEL1,
   VOL_FLUX_X, VOL_FLUX_Y, VOL_FLUX_Z, MASS_FLUX_X, MASS_FLUX_Y, MASS_FLUX_Z,
   // work arrays
-  PRE_VOL, POST_VOL, NODE_FLUX, NODE_MASS_POST, NODE_MASS_PRE, MOM_FLUX_X, MOM_FLUX_Y, MOM_FLUX_Z, KEPT_WALL_FLUX,
+  PRE_VOL, POST_VOL, NODE_FLUX, NODE_MASS_POST, NODE_MASS_PRE, MOM_FLUX_X, MOM_FLUX_Y, MOM_FLUX_Z,
   NUM_FIELDS
 };
 
@@ -57,7 +58,7 @@ inline void declare_fields(HybridSettings& s) {
   const WallConditions scalar{even, even, even};
   s.fields.assign(NUM_FIELDS, FieldSpec(""));
   const char* work[] = {"pre_vol", "post_vol", "node_flux", "node_mass_post", "node_mass_pre",
-                        "mom_flux_x", "mom_flux_y", "mom_flux_z", "kept_wall_flux"};
+                        "mom_flux_x", "mom_flux_y", "mom_flux_z"};
   for (int id = PRE_VOL; id < NUM_FIELDS; ++id) s.fields[id] = FieldSpec(work[id - PRE_VOL]);
   const auto cell = [&](int id, const char* name) { s.fields[id] = FieldSpec(name, cell_centred(), scalar); };
   cell(DENSITY0, "density0");
@@ -75,6 +76,11 @@ inline void declare_fields(HybridSettings& s) {
     s.fields[VOL_FLUX_X + a] = FieldSpec(flux_names[a][0], face_centred(a), flux(a));
     s.fields[MASS_FLUX_X + a] = FieldSpec(flux_names[a][1], face_centred(a), flux(a));
   }
+  // The lagged wall flux's lines are written by the app (LaggedWallFlux).
+  for (int a : {X, Y})
+    s.fields[MASS_FLUX_X + a].app_ghosts = [a](const Box& c, const FaceMask& walls) {
+      return lagged_flux_lines(a, c, walls);
+    };
   s.groups = {
       // The reference also refreshes energy0, xvel0 and yvel0 here; no
       // kernel reads their ghosts (velocities are read on the slab's own

@@ -457,5 +457,42 @@ TYPED_TEST(FieldLaunch, WallGhostsOfManyFieldsInOneLaunch) {
   }
 }
 
+// Ghosts the app writes itself (FieldSpec::app_ghosts) are left as they
+// are: CloverLeaf's lines two faces beyond the upper x wall in the z ghost
+// planes, and a line along x across both x walls' ghosts (as mass_flux_y's
+// cross three ghost boxes). The rest is mirrored as without them, in one
+// launch however many pieces the lines cut the ghost boxes into.
+TYPED_TEST(FieldLaunch, WallGhostsLeaveTheAppsOwn) {
+  using Exec = TypeParam;
+  const Box owned{{0, 0, 0}, {6, 4, 5}};
+  const int ghosts = 3, depth = 2;
+  const Stagger s = face_centred(X);
+  const FaceMask walls = all_faces();
+  WallCondition odd{WallKind::Dirichlet, 0.0}, inset{WallKind::Neumann, 0.0};
+  inset.mirror_inset = 1;
+  const WallConditions conditions{odd, inset, inset};
+  const std::vector<Box> left = {{{8, -1, -1}, {9, 5, 0}}, {{8, -1, 5}, {9, 5, 6}}, {{-1, 5, 2}, {8, 6, 3}}};
+  Field<typename Exec::memory_space> f("f", owned, ghosts, s);
+  for_each_cell("fill", Exec(), f.allocated(), FillCode{f.cells()});
+  const WallGhostBoxes ghost_boxes = wall_ghost_boxes(f, walls, conditions, WallFill::All, depth, left);
+  const std::int64_t launches = work_counts().launches;
+  fill_wall_ghosts(Exec(), {ghost_boxes});
+  EXPECT_EQ(work_counts().launches - launches, 1);
+  Exec().fence();
+  const Box valid = valid_box(owned, s);
+  int kept = 0;
+  check_every_value(f, [&](int i, int j, int k, double value) {
+    const std::array<int, 3> idx{i, j, k};
+    bool beyond_depth = false, app_ghost = false;
+    for (int ax = 0; ax < 3; ++ax)
+      beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+    for (const Box& b : left) app_ghost |= b.contains(i, j, k);
+    kept += app_ghost;
+    ASSERT_EQ(value, beyond_depth || app_ghost ? code_of(i, j, k) : mirrored_code(idx, owned, s, walls, conditions))
+        << "value " << i << "," << j << "," << k;
+  });
+  EXPECT_EQ(kept, 6 + 6 + 9);
+}
+
 }  // namespace
 }  // namespace strata
