@@ -28,6 +28,24 @@ inline constexpr bool runs_on_host =
 //! True in a build without a GPU: the device slab is a second host partition.
 inline constexpr bool device_is_host = runs_on_host<DeviceExecSpace>;
 
+//! How a launch spreads its cells over a space's threads: host threads take
+//! runs of rows (a vectorised i loop each), device threads a cell each.
+//! Launches that have both forms take their space's by default; tests run
+//! the cell form on host spaces too, which checks a device's index math on
+//! machines without one.
+enum class LaunchForm { Rows, Cells };
+
+template <LaunchForm Form>
+using LaunchFormTag = std::integral_constant<LaunchForm, Form>;
+
+//! The form launches on `ExecSpace` take by default.
+template <class ExecSpace>
+using OwnLaunchForm = LaunchFormTag<runs_on_host<ExecSpace> ? LaunchForm::Rows : LaunchForm::Cells>;
+
+//! Whether `ExecSpace` can launch in `Form` (rows only where host threads reach the memory).
+template <class ExecSpace, class Form>
+inline constexpr bool can_launch_as = Form::value == LaunchForm::Cells || runs_on_host<ExecSpace>;
+
 #ifdef KOKKOS_ENABLE_CUDA
 using PinnedHostSpace = Kokkos::CudaHostPinnedSpace;
 #else

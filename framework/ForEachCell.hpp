@@ -117,11 +117,42 @@ using CellPolicy =
     Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex,
                           LightWeight>;
 
+// The cells of `box` counted from 0 along each axis: Kokkos' host tiles run
+// a partial tile whole where a lower bound is negative (kokkos/kokkos#9102),
+// and ghost layers start below 0. Kernels get global indices through AtOrigin.
 template <class ExecSpace>
 CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
   const std::array<int, 3> tile = device_tile(box);
-  return CellPolicy<ExecSpace>(exec, {box.lo[X], box.lo[Y], box.lo[Z]}, {box.hi[X], box.hi[Y], box.hi[Z]},
+  return CellPolicy<ExecSpace>(exec, {0, 0, 0}, {box.extent(X), box.extent(Y), box.extent(Z)},
                                {tile[X], tile[Y], tile[Z]});
+}
+
+// `kernel` at the cell (i, j, k) of a cell_policy from `origin`, the box's
+// first cell; with a reduction's accumulator of type `Value` where given
+// (one operator each: Kokkos deduces the reduction's type from it).
+template <class Kernel, class Value = void>
+struct AtOrigin {
+  std::array<int, 3> origin;
+  Kernel kernel;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, Value& acc) const {
+    kernel(origin[X] + i, origin[Y] + j, origin[Z] + k, acc);
+  }
+};
+
+template <class Kernel>
+struct AtOrigin<Kernel, void> {
+  std::array<int, 3> origin;
+  Kernel kernel;
+
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {
+    kernel(origin[X] + i, origin[Y] + j, origin[Z] + k);
+  }
+};
+
+template <class Value = void, class Kernel>
+AtOrigin<Kernel, Value> at_origin(const Box& box, const Kernel& kernel) {
+  return {{box.lo[X], box.lo[Y], box.lo[Z]}, kernel};
 }
 
 // A kernel that runs a row of cells itself: `kernel.row(ilo, ihi, j, k)`.
@@ -212,7 +243,7 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
                         [&](HostWidth width) { for_each_row(label, exec, boxes, kernel, width); });
 }
 
-// Device spaces, several boxes in one launch: one thread per cell of the
+// The cell form, several boxes in one launch: one thread per cell of the
 // boxes laid end to end, i fastest within each.
 template <class ExecSpace, class Kernel>
 void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes,
@@ -233,15 +264,17 @@ void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList&
 
 }  // namespace Impl
 
-//! Applies `kernel(i, j, k)` to every cell of `box` on `exec`.
-template <class ExecSpace, class Kernel>
-void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel) {
+//! Applies `kernel(i, j, k)` to every cell of `box` on `exec`, in the
+//! space's launch form unless `Form` says (ExecutionSpaces.hpp).
+template <class ExecSpace, class Kernel, class Form = OwnLaunchForm<ExecSpace>>
+void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, const Kernel& kernel, Form = {}) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   if (box.empty()) return;
-  if constexpr (runs_on_host<ExecSpace>) {
+  if constexpr (Form::value == LaunchForm::Rows) {
     Impl::for_each_row(label, exec, Impl::box_list(&box, 1), kernel);
   } else {
     Impl::count_launch();
-    Kokkos::parallel_for(label, Impl::cell_policy(exec, box), kernel);
+    Kokkos::parallel_for(label, Impl::cell_policy(exec, box), Impl::at_origin(box, kernel));
   }
 }
 
@@ -249,17 +282,18 @@ void for_each_cell(const char* label, const ExecSpace& exec, const Box& box, con
 //! pieces of a boundary shell, the two walls of an axis) in one launch per
 //! eight boxes: a launch costs microseconds of the host thread, which a
 //! hybrid step cannot spare.
-template <class ExecSpace, class Kernel>
+template <class ExecSpace, class Kernel, class Form = OwnLaunchForm<ExecSpace>>
 void for_each_cell(const char* label, const ExecSpace& exec, const std::vector<Box>& boxes,
-                   const Kernel& kernel) {
+                   const Kernel& kernel, Form form = {}) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   for (std::size_t first = 0; first < boxes.size(); first += Impl::BoxList::capacity) {
     const int count = int(std::min<std::size_t>(Impl::BoxList::capacity, boxes.size() - first));
     const Impl::BoxList list = Impl::box_list(boxes.data() + first, count);
     if (list.count == 0) continue;
-    if constexpr (runs_on_host<ExecSpace>)
+    if constexpr (Form::value == LaunchForm::Rows)
       Impl::for_each_row(label, exec, list, kernel);
     else if (list.count == 1)
-      for_each_cell(label, exec, Impl::box_in(list, 0), kernel);
+      for_each_cell(label, exec, Impl::box_in(list, 0), kernel, form);
     else
       Impl::for_each_flat_cell(label, exec, list, kernel);
   }
@@ -267,10 +301,10 @@ void for_each_cell(const char* label, const ExecSpace& exec, const std::vector<B
 
 //! Applies `kernel` to `region` of `owned` for a stencil of reach `reach`
 //! whose ghosts on the `deferred` faces arrive late (see Region.hpp).
-template <class ExecSpace, class Kernel>
+template <class ExecSpace, class Kernel, class Form = OwnLaunchForm<ExecSpace>>
 void for_each_cell(const char* label, const ExecSpace& exec, const Box& owned, Region region,
-                   int reach, const FaceMask& deferred, const Kernel& kernel) {
-  for_each_cell(label, exec, region_boxes(owned, region, reach, deferred), kernel);
+                   int reach, const FaceMask& deferred, const Kernel& kernel, Form form = {}) {
+  for_each_cell(label, exec, region_boxes(owned, region, reach, deferred), kernel, form);
 }
 
 }  // namespace strata

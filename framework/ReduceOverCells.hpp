@@ -215,13 +215,15 @@ auto kokkos_reducer(double& result) {
 }  // namespace Impl
 
 //! Operation `Op` over `value(i, j, k)` (a double) on every cell of `box`,
-//! computed on `exec`; blocks until done. Op's identity for an empty box.
-template <class Op, class ExecSpace, class Value>
-double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+//! computed on `exec` in launch form `Form`; blocks until done. Op's
+//! identity for an empty box.
+template <class Op, class ExecSpace, class Value, class Form>
+double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& value, Form) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   double result = Op::identity();
   if (box.empty()) return result;
   const auto reducer = Impl::kokkos_reducer<Op>(result);
-  if constexpr (runs_on_host<ExecSpace>) {
+  if constexpr (Form::value == LaunchForm::Rows) {
     Impl::reduce_rows(
         exec, box,
         [=](int ilo, int ihi, int j, int k, double& acc) {
@@ -232,24 +234,35 @@ double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& val
     Impl::count_launch();
     Kokkos::parallel_reduce(
         "strata::reduce_over_cells", Impl::cell_policy(exec, box),
-        KOKKOS_LAMBDA(int i, int j, int k, double& acc) { acc = Op::combine(acc, value(i, j, k)); }, reducer);
+        Impl::at_origin<double>(box, KOKKOS_LAMBDA(int i, int j, int k, double& acc) {
+          acc = Op::combine(acc, value(i, j, k));
+        }),
+        reducer);
   }
   return result;
 }
 
+//! The same in the space's own launch form. (Overloads, not a default
+//! argument: `reduce_over_cells<Sum, Min>(...)` must not take Min for a space.)
+template <class Op, class ExecSpace, class Value>
+double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& value) {
+  return reduce_over_cells<Op>(exec, box, value, OwnLaunchForm<ExecSpace>());
+}
+
 //! Operations `First, Second, Rest...` in one pass over `box`, on the
 //! components of `value(i, j, k)` (a `Kokkos::Array<double, N>`, one
-//! component per operation, in order).
-template <class First, class Second, class... Rest, class ExecSpace, class Value>
+//! component per operation, in order), in launch form `Form`.
+template <class First, class Second, class... Rest, class ExecSpace, class Value, class Form>
 std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec, const Box& box,
-                                                          const Value& value) {
+                                                          const Value& value, Form) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   using Reducer = Impl::MultiReducer<First, Second, Rest...>;
   using Values = typename Reducer::Values;
   constexpr int count = Reducer::count;
   Values result;
   Reducer{&result}.init(result);
   if (!box.empty()) {
-    if constexpr (runs_on_host<ExecSpace>) {
+    if constexpr (Form::value == LaunchForm::Rows) {
       Impl::reduce_rows(
           exec, box,
           [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },
@@ -257,12 +270,20 @@ std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec,
     } else {
       Impl::count_launch();
       Kokkos::parallel_reduce("strata::reduce_over_cells", Impl::cell_policy(exec, box),
-                              Impl::CellAccumulator<Reducer, Value>{value}, Reducer{&result});
+                              Impl::at_origin<Values>(box, Impl::CellAccumulator<Reducer, Value>{value}),
+                              Reducer{&result});
     }
   }
   std::array<double, count> out;
   for (int n = 0; n < count; ++n) out[n] = result.v[n];
   return out;
+}
+
+//! The same in the space's own launch form.
+template <class First, class Second, class... Rest, class ExecSpace, class Value>
+std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec, const Box& box,
+                                                          const Value& value) {
+  return reduce_over_cells<First, Second, Rest...>(exec, box, value, OwnLaunchForm<ExecSpace>());
 }
 
 //! Sum of `value(i, j, k)` over `box` on `exec` (blocks until done).

@@ -20,6 +20,7 @@
 #include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
 #include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/InlineKernels.hpp"
 #include "framework/Region.hpp"
@@ -218,7 +219,7 @@ struct WallGhostRows {
   }
 };
 
-// Devices: one thread per ghost cell of the boxes laid end to end, i fastest.
+// The cell form: one thread per ghost cell of the boxes laid end to end, i fastest.
 struct WallGhostCells {
   WallGhostTable table;
 
@@ -234,9 +235,9 @@ struct WallGhostCells {
 // Checked on every build: a device's light-weight launch passes its kernel as an argument.
 static_assert(sizeof(WallGhostCells) < 3584, "a light-weight launch passes its kernel as an argument");
 
-template <class ExecSpace>
-void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhostTable& table) {
-  if constexpr (runs_on_host<ExecSpace>) {
+template <class ExecSpace, class Form>
+void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhostTable& table, Form) {
+  if constexpr (Form::value == LaunchForm::Rows) {
     std::int64_t rows = 0, most_rows = 0;
     for (int b = 0; b < table.count; ++b) {
       rows += table.rows(b);
@@ -260,10 +261,12 @@ void launch_wall_ghosts(const char* label, const ExecSpace& exec, const WallGhos
 }  // namespace Impl
 
 //! Mirrors the ghost boxes of every array in `ghosts` on `exec`: one
-//! launch for up to eight arrays and 64 boxes. Asynchronous on device
-//! instances; callers fence.
-template <class ExecSpace>
-void mirror_wall_ghosts(const char* label, const ExecSpace& exec, const std::vector<WallGhostBoxes>& ghosts) {
+//! launch for up to eight arrays and 64 boxes, in the space's launch form
+//! unless `Form` says. Asynchronous on device instances; callers fence.
+template <class ExecSpace, class Form = OwnLaunchForm<ExecSpace>>
+void mirror_wall_ghosts(const char* label, const ExecSpace& exec, const std::vector<WallGhostBoxes>& ghosts,
+                        Form form = {}) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   using Table = Impl::WallGhostTable;
   Table table;
   for (const WallGhostBoxes& g : ghosts) {
@@ -272,7 +275,7 @@ void mirror_wall_ghosts(const char* label, const ExecSpace& exec, const std::vec
     STRATA_REQUIRE(boxes <= Table::max_boxes, "wall ghosts: " << boxes << " boxes of one array");
     if (boxes == 0) continue;
     if (table.array_count == Table::max_arrays || table.count + boxes > Table::max_boxes) {
-      Impl::launch_wall_ghosts(label, exec, table);
+      Impl::launch_wall_ghosts(label, exec, table, form);
       table = Table();
     }
     const int a = table.array_count++;
@@ -288,7 +291,7 @@ void mirror_wall_ghosts(const char* label, const ExecSpace& exec, const std::vec
       table.first_cell[n + 1] = table.first_cell[n] + b.num_cells();
     }
   }
-  if (table.count > 0) Impl::launch_wall_ghosts(label, exec, table);
+  if (table.count > 0) Impl::launch_wall_ghosts(label, exec, table, form);
 }
 
 }  // namespace strata

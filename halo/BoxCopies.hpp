@@ -47,14 +47,14 @@ struct HostRows {};
 template <CopyDirection Direction>
 struct CopyBoxes {
   BoxCopies copies;
-  std::int64_t runs;  //!< host spaces: runs of rows, one per thread
+  std::int64_t runs;  //!< the row form: runs of rows, one per thread
 
   KOKKOS_INLINE_FUNCTION static void move(double& cell, double& buffered) {
     if constexpr (Direction == CopyDirection::ToBuffers) buffered = cell;
     else cell = buffered;
   }
 
-  // Device spaces: cell `cell` of the boxes laid end to end.
+  // The cell form: cell `cell` of the boxes laid end to end.
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t cell) const {
     const BoxListOf<BoxCopies::capacity>& list = copies.boxes;
     int b = 0, end = list.count;  // the box holding `cell`, by bisection
@@ -70,7 +70,7 @@ struct CopyBoxes {
     move(copies.field[b](list.lo[b][X] + i, list.lo[b][Y] + j, list.lo[b][Z] + k), copies.data[b][n]);
   }
 
-  // Host spaces: run `run` of `runs` of each box's rows.
+  // The row form: run `run` of `runs` of each box's rows.
   void operator()(HostRows, int run) const {
     const BoxListOf<BoxCopies::capacity>& list = copies.boxes;
     for (int b = 0; b < list.count; ++b) {
@@ -92,8 +92,9 @@ struct CopyBoxes {
 // Passed as a kernel argument (up to 4 KiB on CUDA), not through global memory.
 static_assert(sizeof(CopyBoxes<CopyDirection::ToBuffers>) <= 4096 - 256, "BoxCopies::capacity too large");
 
-template <CopyDirection Direction, class ExecSpace>
-void copy_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
+template <CopyDirection Direction, class ExecSpace, class Form>
+void copy_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies, Form) {
+  static_assert(can_launch_as<ExecSpace, Form>);
   for (std::size_t first = 0; first < copies.size(); first += BoxCopies::capacity) {
     BoxCopies chunk;
     Box boxes[BoxCopies::capacity];
@@ -110,7 +111,7 @@ void copy_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
     chunk.boxes = box_list<BoxCopies::capacity>(boxes, count);
     count_launch();
     const char* label = Direction == CopyDirection::ToBuffers ? "strata::halo_pack" : "strata::halo_unpack";
-    if constexpr (runs_on_host<ExecSpace>) {
+    if constexpr (Form::value == LaunchForm::Rows) {
       std::int64_t rows = 0;
       for (int b = 0; b < count; ++b) rows += rows_of(chunk.boxes, b);
       const int runs = int(std::min<std::int64_t>(exec.concurrency(), rows));
@@ -125,16 +126,17 @@ void copy_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
 
 }  // namespace Impl
 
-//! Copies each box of `copies` into its buffer, queued on `exec`.
-template <class ExecSpace>
-void pack_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
-  Impl::copy_boxes<Impl::CopyDirection::ToBuffers>(exec, copies);
+//! Copies each box of `copies` into its buffer, queued on `exec` (in the
+//! space's launch form unless `Form` says).
+template <class ExecSpace, class Form = OwnLaunchForm<ExecSpace>>
+void pack_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies, Form form = {}) {
+  Impl::copy_boxes<Impl::CopyDirection::ToBuffers>(exec, copies, form);
 }
 
 //! Copies each box of `copies` out of its buffer into its field, queued on `exec`.
-template <class ExecSpace>
-void unpack_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies) {
-  Impl::copy_boxes<Impl::CopyDirection::FromBuffers>(exec, copies);
+template <class ExecSpace, class Form = OwnLaunchForm<ExecSpace>>
+void unpack_boxes(const ExecSpace& exec, const std::vector<BoxCopy>& copies, Form form = {}) {
+  Impl::copy_boxes<Impl::CopyDirection::FromBuffers>(exec, copies, form);
 }
 
 }  // namespace strata

@@ -18,6 +18,7 @@
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
+#include "framework/ExecutionSpaces.hpp"
 #include "framework/Field.hpp"
 #include "framework/Region.hpp"
 #include "framework/WallMirrors.hpp"
@@ -108,10 +109,10 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   return ghosts;
 }
 
-//! Fills the wall ghosts of several fields in one launch.
-template <class ExecSpace>
-void fill_wall_ghosts(const ExecSpace& exec, const std::vector<WallGhostBoxes>& ghosts) {
-  mirror_wall_ghosts("strata::fill_wall_ghosts", exec, ghosts);
+//! Fills the wall ghosts of several fields in one launch (in `Form`, as mirror_wall_ghosts).
+template <class ExecSpace, class Form = OwnLaunchForm<ExecSpace>>
+void fill_wall_ghosts(const ExecSpace& exec, const std::vector<WallGhostBoxes>& ghosts, Form form = {}) {
+  mirror_wall_ghosts("strata::fill_wall_ghosts", exec, ghosts, form);
 }
 
 //! Fills `depth` ghost layers (all of them by default) beyond the walls in

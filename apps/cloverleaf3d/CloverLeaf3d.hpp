@@ -205,9 +205,9 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   // The momentum sweep `sweep` along `axis`. The kernels `beside` (what
   // runs before the next cell sweep, or the closing equation of state) are
-  // fused with its first kernels; its
-  // last, the velocity update, goes to `then(update)` to launch (alone or
-  // fused with the next cell sweep): none reads what another writes.
+  // fused with its first kernels; its last, the velocity update, goes to
+  // `then(update)` to launch (alone or fused with the next cell sweep):
+  // none reads what another writes.
   template <class Then, class... Beside>
   void advect_momentum(Chain& chain, int axis, int sweep, Then&& then, const Beside&... beside);
 

@@ -113,28 +113,28 @@ TYPED_TEST(FieldLaunch, RegionLaunchTouchesExactlyTheRegion) {
   for (const FaceMask& deferred : {all_faces(), walls_low_z}) {
     for (int reach = 1; reach <= ghosts; ++reach) {
       for (Region region : {Region::All, Region::Interior, Region::Boundary}) {
-        Field<typename Exec::memory_space> f("f", owned, ghosts);
-        const auto u = f.cells();
-        Kokkos::deep_copy(f.view(), -7.0);
-        for_each_cell("touch", Exec(), owned, region, reach, deferred,
-                      AddOne{u});
-        Exec().fence();
-        const auto boxes = region_boxes(owned, region, reach, deferred);
-        check_every_value(f, [&](int i, int j, int k, double value) {
-          bool inside = false;
-          for (const Box& b : boxes) inside |= b.contains(i, j, k);
-          ASSERT_EQ(value, inside ? -6.0 : -7.0)
-              << to_string(region) << " reach " << reach << " cell " << i << "," << j << "," << k;
+        test::for_each_launch_form<Exec>([&](auto form) {
+          Field<typename Exec::memory_space> f("f", owned, ghosts);
+          Kokkos::deep_copy(f.view(), -7.0);
+          for_each_cell("touch", Exec(), owned, region, reach, deferred, AddOne{f.cells()}, form);
+          Exec().fence();
+          const auto boxes = region_boxes(owned, region, reach, deferred);
+          check_every_value(f, [&](int i, int j, int k, double value) {
+            bool inside = false;
+            for (const Box& b : boxes) inside |= b.contains(i, j, k);
+            ASSERT_EQ(value, inside ? -6.0 : -7.0) << to_string(region) << " reach " << reach << ", "
+                                                   << test::launch_form_name(form) << ", cell " << i << "," << j
+                                                   << "," << k;
+          });
         });
       }
     }
   }
 }
 
-// A launch over a list of boxes touches each of their cells once: through
-// the public overload (ten boxes, an empty one among them: two launches of
-// at most eight) and through the flat one-thread-per-cell path GPUs take,
-// run here on this space.
+// A launch over a list of boxes touches each of their cells once (ten
+// boxes, an empty one among them: two launches of at most eight), in either
+// launch form: the cell form is the flat one-thread-per-cell path GPUs take.
 TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
   using Exec = TypeParam;
   const Box owned{{0, 0, 0}, {9, 7, 6}};
@@ -144,23 +144,19 @@ TYPED_TEST(FieldLaunch, BoxListLaunchTouchesEachCellOnce) {
   boxes.push_back(Box{{0, 6, 0}, {2, 7, 6}});
   boxes.push_back(Box{{8, 3, 0}, {9, 6, 2}});
   boxes.push_back(Box{{4, 6, 5}, {9, 7, 6}});
-  const std::function<void(const CellArray<double>&)> launches[] = {
-      [&](const CellArray<double>& u) { for_each_cell("touch", Exec(), boxes, AddOne{u}); },
-      [&](const CellArray<double>& u) {
-        for (std::size_t first = 0; first < boxes.size(); first += 5)
-          Impl::for_each_flat_cell("touch", Exec(), Impl::box_list(boxes.data() + first, 5), AddOne{u});
-      }};
-  for (const auto& launch : launches) {
+  test::for_each_launch_form<Exec>([&](auto form) {
     Field<typename Exec::memory_space> f("f", owned, 1);
     Kokkos::deep_copy(f.view(), -7.0);
-    launch(f.cells());
+    const std::int64_t before = work_counts().launches;
+    for_each_cell("touch", Exec(), boxes, AddOne{f.cells()}, form);
     Exec().fence();
+    EXPECT_EQ(work_counts().launches - before, 2) << test::launch_form_name(form);
     check_every_value(f, [&](int i, int j, int k, double value) {
       int covers = 0;
       for (const Box& b : boxes) covers += b.contains(i, j, k);
-      ASSERT_EQ(value, -7.0 + covers) << i << "," << j << "," << k;
+      ASSERT_EQ(value, -7.0 + covers) << test::launch_form_name(form) << ", cell " << i << "," << j << "," << k;
     });
-  }
+  });
 }
 
 // Host launches cover a box list at either width, each cell once: every
@@ -317,7 +313,7 @@ TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
 }
 
 // Each operation alone and several in one pass give the serial loop's
-// results (integers: exact whatever the order of the sums).
+// results (integers: exact whatever the order of the sums), in either form.
 TYPED_TEST(FieldLaunch, ReductionsOverCells) {
   using Exec = TypeParam;
   const Box box{{-3, 0, 2}, {5, 6, 9}};
@@ -333,11 +329,17 @@ TYPED_TEST(FieldLaunch, ReductionsOverCells) {
   EXPECT_EQ(sum_over_cells(Exec(), box, value), expected_sum);
   EXPECT_EQ(max_over_cells(Exec(), box, value), expected_max);
   EXPECT_EQ(min_over_cells(Exec(), box, value), expected_min);
-  const auto all = reduce_over_cells<Min, Sum, Max, Sum>(Exec(), box, ProductMinusKFourTimes{});
-  EXPECT_EQ(all, (std::array<double, 4>{expected_min, expected_sum, expected_max, expected_sum}));
-  const Box empty{{0, 0, 0}, {4, 0, 3}};
-  EXPECT_EQ((reduce_over_cells<Min, Sum, Max, Sum>(Exec(), empty, ProductMinusKFourTimes{})),
-            (std::array<double, 4>{Min::identity(), 0.0, Max::identity(), 0.0}));
+  test::for_each_launch_form<Exec>([&](auto form) {
+    const char* name = test::launch_form_name(form);
+    EXPECT_EQ(reduce_over_cells<Sum>(Exec(), box, value, form), expected_sum) << name;
+    EXPECT_EQ(reduce_over_cells<Max>(Exec(), box, value, form), expected_max) << name;
+    const auto all = reduce_over_cells<Min, Sum, Max, Sum>(Exec(), box, ProductMinusKFourTimes{}, form);
+    EXPECT_EQ(all, (std::array<double, 4>{expected_min, expected_sum, expected_max, expected_sum})) << name;
+    const Box empty{{0, 0, 0}, {4, 0, 3}};
+    EXPECT_EQ((reduce_over_cells<Min, Sum, Max, Sum>(Exec(), empty, ProductMinusKFourTimes{}, form)),
+              (std::array<double, 4>{Min::identity(), 0.0, Max::identity(), 0.0}))
+        << name;
+  });
 }
 
 // Ghosts beyond walls mirror the owned cells: negated about the wall value
@@ -416,7 +418,8 @@ TYPED_TEST(FieldLaunch, StaggeredWallGhostsMirrorPerAxis) {
 // An exchange's fields in one launch: ten fields of every stagger, each
 // with its own conditions (nonzero Dirichlet values, insets), two layers
 // deep on a box two cells thin along y, take two launches (eight fields a
-// launch) and hold what axis-by-axis filling gives, bit for bit.
+// launch) and hold what axis-by-axis filling gives, bit for bit, in either
+// launch form.
 TYPED_TEST(FieldLaunch, WallGhostsOfManyFieldsInOneLaunch) {
   using Exec = TypeParam;
   const Box owned{{0, 0, 0}, {7, 2, 5}};
@@ -427,41 +430,45 @@ TYPED_TEST(FieldLaunch, WallGhostsOfManyFieldsInOneLaunch) {
   inset.mirror_inset = 1;
   const WallCondition choices[] = {{WallKind::Dirichlet, 0.75}, {WallKind::Neumann, 0.0}, inset,
                                    {WallKind::Dirichlet, -2.5}};
-  std::vector<Field<typename Exec::memory_space>> fields;
-  std::vector<WallConditions> conditions;
-  std::vector<WallGhostBoxes> ghost_boxes;
-  for (int n = 0; n < 10; ++n) {
-    fields.emplace_back("f" + std::to_string(n), owned, ghosts, staggers[n % 5]);
-    conditions.push_back({choices[n % 4], choices[(n + 1) % 4], choices[(n + 3) % 4]});
-    for_each_cell("fill", Exec(), fields[n].allocated(), FillCode{fields[n].cells()});
-    ghost_boxes.push_back(wall_ghost_boxes(fields[n], walls, conditions[n], WallFill::All, depth));
-  }
-  const std::int64_t launches = work_counts().launches;
-  fill_wall_ghosts(Exec(), ghost_boxes);
-  EXPECT_EQ(work_counts().launches - launches, 2);
-  Exec().fence();
-  for (int n = 0; n < 10; ++n) {
-    const Box valid = valid_box(owned, staggers[n % 5]);
-    check_every_value(fields[n], [&](int i, int j, int k, double value) {
-      const std::array<int, 3> idx{i, j, k};
-      bool wall_ghost = false, beyond_depth = false;
-      for (int ax = 0; ax < 3; ++ax) {
-        wall_ghost |= (idx[ax] < valid.lo[ax] && walls[ax][0]) || (idx[ax] >= valid.hi[ax] && walls[ax][1]);
-        beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
-      }
-      const double expected = wall_ghost && !beyond_depth
-                                  ? mirrored_code(idx, owned, staggers[n % 5], walls, conditions[n])
-                                  : code_of(i, j, k);
-      ASSERT_EQ(value, expected) << "field " << n << ", cell " << i << "," << j << "," << k;
-    });
-  }
+  test::for_each_launch_form<Exec>([&](auto form) {
+    std::vector<Field<typename Exec::memory_space>> fields;
+    std::vector<WallConditions> conditions;
+    std::vector<WallGhostBoxes> ghost_boxes;
+    for (int n = 0; n < 10; ++n) {
+      fields.emplace_back("f" + std::to_string(n), owned, ghosts, staggers[n % 5]);
+      conditions.push_back({choices[n % 4], choices[(n + 1) % 4], choices[(n + 3) % 4]});
+      for_each_cell("fill", Exec(), fields[n].allocated(), FillCode{fields[n].cells()});
+      ghost_boxes.push_back(wall_ghost_boxes(fields[n], walls, conditions[n], WallFill::All, depth));
+    }
+    const std::int64_t launches = work_counts().launches;
+    fill_wall_ghosts(Exec(), ghost_boxes, form);
+    EXPECT_EQ(work_counts().launches - launches, 2);
+    Exec().fence();
+    for (int n = 0; n < 10; ++n) {
+      const Box valid = valid_box(owned, staggers[n % 5]);
+      check_every_value(fields[n], [&](int i, int j, int k, double value) {
+        const std::array<int, 3> idx{i, j, k};
+        bool wall_ghost = false, beyond_depth = false;
+        for (int ax = 0; ax < 3; ++ax) {
+          wall_ghost |= (idx[ax] < valid.lo[ax] && walls[ax][0]) || (idx[ax] >= valid.hi[ax] && walls[ax][1]);
+          beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+        }
+        const double expected = wall_ghost && !beyond_depth
+                                    ? mirrored_code(idx, owned, staggers[n % 5], walls, conditions[n])
+                                    : code_of(i, j, k);
+        ASSERT_EQ(value, expected) << test::launch_form_name(form) << ", field " << n << ", cell " << i << "," << j
+                                   << "," << k;
+      });
+    }
+  });
 }
 
 // Ghosts the app writes itself (FieldSpec::app_ghosts) are left as they
 // are: CloverLeaf's lines two faces beyond the upper x wall in the z ghost
 // planes, and a line along x across both x walls' ghosts (as mass_flux_y's
 // cross three ghost boxes). The rest is mirrored as without them, in one
-// launch however many pieces the lines cut the ghost boxes into.
+// launch however many pieces the lines cut the ghost boxes into, in either
+// launch form.
 TYPED_TEST(FieldLaunch, WallGhostsLeaveTheAppsOwn) {
   using Exec = TypeParam;
   const Box owned{{0, 0, 0}, {6, 4, 5}};
@@ -472,26 +479,28 @@ TYPED_TEST(FieldLaunch, WallGhostsLeaveTheAppsOwn) {
   inset.mirror_inset = 1;
   const WallConditions conditions{odd, inset, inset};
   const std::vector<Box> left = {{{8, -1, -1}, {9, 5, 0}}, {{8, -1, 5}, {9, 5, 6}}, {{-1, 5, 2}, {8, 6, 3}}};
-  Field<typename Exec::memory_space> f("f", owned, ghosts, s);
-  for_each_cell("fill", Exec(), f.allocated(), FillCode{f.cells()});
-  const WallGhostBoxes ghost_boxes = wall_ghost_boxes(f, walls, conditions, WallFill::All, depth, left);
-  const std::int64_t launches = work_counts().launches;
-  fill_wall_ghosts(Exec(), {ghost_boxes});
-  EXPECT_EQ(work_counts().launches - launches, 1);
-  Exec().fence();
   const Box valid = valid_box(owned, s);
-  int kept = 0;
-  check_every_value(f, [&](int i, int j, int k, double value) {
-    const std::array<int, 3> idx{i, j, k};
-    bool beyond_depth = false, app_ghost = false;
-    for (int ax = 0; ax < 3; ++ax)
-      beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
-    for (const Box& b : left) app_ghost |= b.contains(i, j, k);
-    kept += app_ghost;
-    ASSERT_EQ(value, beyond_depth || app_ghost ? code_of(i, j, k) : mirrored_code(idx, owned, s, walls, conditions))
-        << "value " << i << "," << j << "," << k;
+  test::for_each_launch_form<Exec>([&](auto form) {
+    Field<typename Exec::memory_space> f("f", owned, ghosts, s);
+    for_each_cell("fill", Exec(), f.allocated(), FillCode{f.cells()});
+    const WallGhostBoxes ghost_boxes = wall_ghost_boxes(f, walls, conditions, WallFill::All, depth, left);
+    const std::int64_t launches = work_counts().launches;
+    fill_wall_ghosts(Exec(), {ghost_boxes}, form);
+    EXPECT_EQ(work_counts().launches - launches, 1);
+    Exec().fence();
+    int kept = 0;
+    check_every_value(f, [&](int i, int j, int k, double value) {
+      const std::array<int, 3> idx{i, j, k};
+      bool beyond_depth = false, app_ghost = false;
+      for (int ax = 0; ax < 3; ++ax)
+        beyond_depth |= idx[ax] < valid.lo[ax] - depth || idx[ax] >= valid.hi[ax] + depth;
+      for (const Box& b : left) app_ghost |= b.contains(i, j, k);
+      kept += app_ghost;
+      ASSERT_EQ(value, beyond_depth || app_ghost ? code_of(i, j, k) : mirrored_code(idx, owned, s, walls, conditions))
+          << test::launch_form_name(form) << ", cell " << i << "," << j << "," << k;
+    });
+    EXPECT_EQ(kept, 6 + 6 + 9);
   });
-  EXPECT_EQ(kept, 6 + 6 + 9);
 }
 
 }  // namespace

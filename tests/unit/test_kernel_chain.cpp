@@ -173,6 +173,34 @@ TYPED_TEST(ChainedKernels, FusedKernelsAreOneLaunch) {
   EXPECT_EQ(work_counts().launches - before, 1);
 }
 
+// Fused kernels over the box around theirs, each where its own boxes hold
+// the cell, in either launch form (a thread per cell, as on a device; host
+// rows kernel by kernel): what the two give one after the other.
+TYPED_TEST(ChainedKernels, FusedKernelsInEitherFormEqualKernelAfterKernel) {
+  Arrays<TypeParam> reference;
+  for_each_cell("test::gather", TypeParam(), reference.gather_box(),
+                Gather{reference.c.cells(), reference.a.cells()});
+  for_each_cell("test::blend", TypeParam(), reference.blend_boxes(),
+                Blend{reference.a.cells(), reference.b.cells(), reference.c.cells()});
+  Kokkos::fence();
+  const std::vector<double> expected = reference.values();
+  test::for_each_launch_form<TypeParam>([&](auto form) {
+    Arrays<TypeParam> x;
+    const std::vector<Box> gather_boxes{x.gather_box()}, blend_boxes = x.blend_boxes();
+    const FusedKernels<Gather, Blend> fused{
+        Impl::box_list(gather_boxes.data(), 1), Gather{x.c.cells(), x.a.cells()},
+        {Impl::box_list(blend_boxes.data(), int(blend_boxes.size())), Blend{x.a.cells(), x.b.cells(), x.c.cells()},
+         {}}};
+    const Box around = bounding(bounding(x.gather_box(), blend_boxes[0]), blend_boxes[1]);
+    for_each_cell("test::fused", TypeParam(), around, fused, form);
+    Kokkos::fence();
+    const std::vector<double> got = x.values();
+    int mismatches = 0;
+    for (std::size_t n = 0; n < got.size(); ++n) mismatches += got[n] != expected[n];
+    EXPECT_EQ(mismatches, 0) << test::launch_form_name(form);
+  });
+}
+
 // Each kernel trails every earlier one by the planes where one may write
 // what the other touches.
 TEST(KernelChainSkews, HoldEveryPairApart) {
