@@ -3,12 +3,14 @@
 //! Launches a per-cell kernel `kernel(i, j, k)` (global indices) over a box or
 //! a region of a partition on a given execution space instance.
 //!
-//! The launch shape is chosen per space, so an app writes each kernel once:
-//! host spaces iterate rows (k, j) in parallel with an inner `omp simd` i loop
-//! over unit-stride CellArrays, which vectorises (a small launch may run on
-//! the calling thread alone, where that measured faster: HostLaunchWidth.hpp);
-//! device spaces map one cell to one thread through a rank-3 MDRange with i
-//! fastest. Launches are asynchronous on device instances; callers fence.
+//! The launch form is the space's unless a caller names one
+//! (ExecutionSpaces.hpp), so an app writes each kernel once: rows for host
+//! spaces, which iterate rows (k, j) in parallel with an inner `omp simd` i
+//! loop over unit-stride CellArrays, which vectorises (a small launch may run
+//! on the calling thread alone, where that measured faster:
+//! HostLaunchWidth.hpp); cells for devices, one cell to one thread through a
+//! rank-3 MDRange with i fastest. Launches are asynchronous on device
+//! instances; callers fence.
 
 #include "framework/Box.hpp"
 #include "framework/ExecutionSpaces.hpp"
@@ -117,9 +119,10 @@ using CellPolicy =
     Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, CellIndex,
                           LightWeight>;
 
-// The cells of `box` counted from 0 along each axis: Kokkos' host tiles run
-// a partial tile whole where a lower bound is negative (kokkos/kokkos#9102),
-// and ghost layers start below 0. Kernels get global indices through AtOrigin.
+// The cells of `box` counted from 0 along each axis: Kokkos 3.4's host tiles
+// run a partial tile whole below a negative lower bound (fixed upstream in
+// kokkos/kokkos#9102), and ghost layers start below 0. Kernels get global
+// indices through AtOrigin.
 template <class ExecSpace>
 CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
   const std::array<int, 3> tile = device_tile(box);
@@ -132,7 +135,7 @@ CellPolicy<ExecSpace> cell_policy(const ExecSpace& exec, const Box& box) {
 // (one operator each: Kokkos deduces the reduction's type from it).
 template <class Kernel, class Value = void>
 struct AtOrigin {
-  std::array<int, 3> origin;
+  Kokkos::Array<int, 3> origin;  // not std::array: device code indexes it
   Kernel kernel;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k, Value& acc) const {
@@ -142,7 +145,7 @@ struct AtOrigin {
 
 template <class Kernel>
 struct AtOrigin<Kernel, void> {
-  std::array<int, 3> origin;
+  Kokkos::Array<int, 3> origin;
   Kernel kernel;
 
   KOKKOS_FORCEINLINE_FUNCTION void operator()(int i, int j, int k) const {

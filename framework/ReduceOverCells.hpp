@@ -6,8 +6,9 @@
 //! (`reduce_over_cells<Sum, Max, ...>` over a value returning
 //! `Kokkos::Array<double, N>`), and their completion over MPI ranks.
 //!
-//! Host spaces take contiguous runs of rows per thread with an inner i loop
-//! (vectorised for one operation); devices use a rank-3 MDRange.
+//! In the row form (host spaces' own) threads take contiguous runs of rows
+//! with an inner i loop (vectorised for one operation); in the cell form
+//! (devices') a rank-3 MDRange, a cell per thread.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -168,7 +169,7 @@ struct MultiReducer {
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
 };
 
-// Devices: one cell's components folded into a thread's partial results
+// The cell form: one cell's components folded into a thread's partial results
 // (a functor: nvcc cannot name a device lambda inside a function template
 // whose return type depends on a pack).
 template <class Reducer, class Value>

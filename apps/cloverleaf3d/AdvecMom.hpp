@@ -7,13 +7,9 @@
 #include "apps/cloverleaf3d/Directional.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "apps/cloverleaf3d/MinMax.hpp"
-#include "framework/Box.hpp"
 #include "framework/CellArray.hpp"
-#include "framework/Region.hpp"
 
 #include <Kokkos_Core.hpp>
-
-#include <vector>
 
 namespace strata::cloverleaf {
 
@@ -137,10 +133,10 @@ struct MomentumUpdate {
 //! it refreshes that one: its momentum sweep along `axis` reads there the
 //! negated flux of the previous step four faces back, in the second plane
 //! inside the z wall. Launched on those lines of ghost faces (below and
-//! above, lagged_flux_lines) before the cell sweep along the axis replaces
-//! the flux; the wall fills leave them (FieldSpec::app_ghosts). The axis is a
-//! value, not a type: the kernel runs on a few lines, and one type lets it
-//! be fused with either axis' kernels.
+//! above; lagged_flux_lines in Fields.hpp) before the cell sweep along the
+//! axis replaces the flux; the wall fills leave them (FieldSpec::app_ghosts).
+//! The axis is a value, not a type: the kernel runs on a few lines, and one
+//! type lets it be fused with either axis' kernels.
 struct LaggedWallFlux {
   int axis;  //!< x or y
   int z_lo, z_hi;  //!< the z walls' planes: the first inside, the first beyond
@@ -151,27 +147,5 @@ struct LaggedWallFlux {
                                     k < z_lo ? 2 * z_lo - k : 2 * (z_hi - 1) - k);
   }
 };
-
-//! The ghost faces LaggedWallFlux writes on a slab of cells `c` with
-//! `walls`: two faces beyond the upper wall of `axis` (x or y; none along
-//! z), in the ghost plane next to each z wall, across the other axis' cells
-//! and a ghost each side.
-inline std::vector<Box> lagged_flux_lines(int axis, const Box& c, const FaceMask& walls) {
-  std::vector<Box> lines;
-  if (axis == Z || c.empty() || !walls[axis][1]) return lines;
-  const int other = axis == X ? Y : X;
-  for (int side = 0; side < 2; ++side) {
-    if (!walls[Z][side]) continue;
-    Box b = c;
-    b.lo[axis] = c.hi[axis] + 2;
-    b.hi[axis] = b.lo[axis] + 1;
-    b.lo[other] = c.lo[other] - 1;
-    b.hi[other] = c.hi[other] + 1;
-    b.lo[Z] = side == 0 ? c.lo[Z] - 1 : c.hi[Z];
-    b.hi[Z] = b.lo[Z] + 1;
-    lines.push_back(b);
-  }
-  return lines;
-}
 
 }  // namespace strata::cloverleaf

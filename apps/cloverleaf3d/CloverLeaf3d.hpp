@@ -204,10 +204,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   void advect_cells(Chain& chain, int axis, const Beside&... beside);
 
   // The momentum sweep `sweep` along `axis`. The kernels `beside` (what
-  // runs before the next cell sweep, or the closing equation of state) are
-  // fused with its first kernels; its last, the velocity update, goes to
-  // `then(update)` to launch (alone or fused with the next cell sweep):
-  // none reads what another writes.
+  // runs before the next cell sweep) are fused with its first kernels; its
+  // last, the velocity update, goes to `then(update)` to launch (fused with
+  // the next cell sweep, or with the closing equation of state): none reads
+  // what another writes.
   template <class Then, class... Beside>
   void advect_momentum(Chain& chain, int axis, int sweep, Then&& then, const Beside&... beside);
 
@@ -454,10 +454,11 @@ void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
   run_chain(phase, timers, [&](Chain& chain) {
     // The equation of state of the advected state (the last cell sweep's)
-    // closes the step: the momentum sweep reads neither pressure nor sound speed.
-    advect_momentum(
-        chain, last, 3, [&](const auto& update) { chain.launch_fused(update); },
-        slab_kernel(bounds(0, 0), PlaneReach{0}, ideal_gas(DENSITY1, ENERGY1)));
+    // closes the step, beside the velocity update: the momentum sweep reads
+    // neither pressure nor sound speed.
+    advect_momentum(chain, last, 3, [&](const auto& update) {
+      chain.launch_fused(update, slab_kernel(bounds(0, 0), PlaneReach{0}, ideal_gas(DENSITY1, ENERGY1)));
+    });
   });
 }
 

@@ -6,7 +6,8 @@
 //! they cross. Work arrays change centring from one sweep to the next and
 //! are never exchanged, so they are declared centred.
 
-#include "apps/cloverleaf3d/AdvecMom.hpp"
+#include "framework/Box.hpp"
+#include "framework/Region.hpp"
 #include "halo/WallGhosts.hpp"
 #include "node-hybrid/HybridDomain.hpp"
 
@@ -36,6 +37,28 @@ enum HaloGroupId : int {
 inline constexpr int ghost_layers = 3;
 //! Depth of the advection halos (the reference's depth-2 update_halo).
 inline constexpr int advection_depth = 2;
+
+//! The ghost faces LaggedWallFlux (AdvecMom.hpp) writes on a slab of cells
+//! `c` with `walls`: two faces beyond the upper wall of `axis` (x or y; none
+//! along z), in the ghost plane next to each z wall, across the other axis'
+//! cells and a ghost each side. The wall fills leave them.
+inline std::vector<Box> lagged_flux_lines(int axis, const Box& c, const FaceMask& walls) {
+  std::vector<Box> lines;
+  if (axis == Z || c.empty() || !walls[axis][1]) return lines;
+  const int other = axis == X ? Y : X;
+  for (int side = 0; side < 2; ++side) {
+    if (!walls[Z][side]) continue;
+    Box b = c;
+    b.lo[axis] = c.hi[axis] + 2;
+    b.hi[axis] = b.lo[axis] + 1;
+    b.lo[other] = c.lo[other] - 1;
+    b.hi[other] = c.hi[other] + 1;
+    b.lo[Z] = side == 0 ? c.lo[Z] - 1 : c.hi[Z];
+    b.hi[Z] = b.lo[Z] + 1;
+    lines.push_back(b);
+  }
+  return lines;
+}
 
 //! Field specs and halo groups for HybridSettings.
 inline void declare_fields(HybridSettings& s) {
