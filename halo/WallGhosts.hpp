@@ -62,7 +62,8 @@ inline WallMirror mirror_of(const WallCondition& c) {
 //! `depth` ghost layers (all of them by default) of `field` beyond the walls
 //! in `is_wall`, with the condition of each wall's normal axis, as boxes to
 //! mirror (framework/WallMirrors.hpp), less the ghosts in `left` (which the
-//! app writes).
+//! app writes). Beyond a staggered axis' upper node there is one layer less
+//! than the field's ghosts: `depth` must leave it, "all" means those.
 template <class MemorySpace>
 WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask& is_wall,
                                 const WallConditions& conditions, WallFill part = WallFill::All, int depth = -1,
@@ -72,6 +73,9 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   const Stagger s = field.stagger();
   // The valid cells (the app computes a staggered axis's wall node), with
   // the walls' ghosts (`own`), and with the neighbours' ghosts too (`whole`).
+  // A shared node beyond a side without a wall is the neighbour's too (the
+  // slab interface copies its plane), so its wall ghosts are not `own`:
+  // they wait for the halo.
   const Box valid = valid_box(owned, s);
   Box own = valid, whole = valid;
   std::array<int, 3> reflect_low, reflect_high;
@@ -79,6 +83,10 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   for (int axis = X; axis <= Z; ++axis) {
     STRATA_REQUIRE(owned.extent(axis) >= h, "a wall needs at least " << h << " owned cells, field " << field.name()
                                                                      << " has " << owned.extent(axis));
+    STRATA_REQUIRE(depth < 0 || h + s[axis] <= field.ghosts(),
+                   "field " << field.name() << ": " << h << " ghost layers beyond its upper node along "
+                            << "xyz"[axis] << " take " << h + s[axis] << " ghost layers, it has " << field.ghosts()
+                            << " (HybridSettings::min_ghosts)");
     const WallCondition& condition = conditions[axis];
     mirror[axis] = mirror_of(condition);
     reflect_low[axis] = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
@@ -86,7 +94,7 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
     whole.lo[axis] -= h;
     whole.hi[axis] += h;
     if (is_wall[axis][0]) own.lo[axis] -= h;
-    if (is_wall[axis][1]) own.hi[axis] += h;
+    own.hi[axis] = is_wall[axis][1] ? own.hi[axis] + h : owned.hi[axis];
   }
   WallGhostBoxes ghosts{array_walls(field.cells(), valid, is_wall, reflect_low, reflect_high, mirror), {}};
   switch (part) {
@@ -100,6 +108,8 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
       break;
     }
   }
+  if (depth < 0)
+    for (Box& b : ghosts.boxes) b = intersect(b, field.allocated());
   for (const Box& l : left) {
     std::vector<Box> rest;
     for (const Box& b : ghosts.boxes)

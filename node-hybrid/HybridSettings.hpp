@@ -36,7 +36,7 @@ struct FieldSpec {
   std::optional<WallConditions> walls;
   //! Wall ghosts the app writes itself, given a slab's owned cells and its
   //! walls: the wall fills of exchanges and sweeps leave them as they are.
-  //! (Not for the fields advance() steps: its cycles mirror every ghost.)
+  //! (Refused for the fields advance() steps: its cycles mirror every ghost.)
   std::function<std::vector<Box>(const Box& owned, const FaceMask& walls)> app_ghosts;
 };
 

@@ -42,6 +42,16 @@ class SlabHalos {
         settings_(settings),
         device_messages_(device_messages),
         sweep_(sweep_group(sweep_steps)) {
+    // Sweeps and tiles compute owned cells: the upper node a staggered field
+    // shares with the rank across a cut or a periodic wrap is left to that
+    // rank, and halos send only the layers beyond it (framework/Stagger.hpp).
+    for (const int f : exchanged_for(settings, 2))
+      for (int axis = X; axis <= Z; ++axis)
+        STRATA_REQUIRE(!settings.fields[f].stagger[axis] ||
+                           (decomposition.dims()[axis] == 1 && !decomposition.periodic(axis)),
+                       "field '" << settings.fields[f].name << "' is staggered along " << "xyz"[axis]
+                                 << " and swept, but the ranks are cut (or wrap) along " << "xyz"[axis]
+                                 << ": a sweep computes owned cells, not the node shared across the cut");
     for (const HaloGroup& g : settings.groups)
       groups_.push_back(make_group(g.fields, g.layers, HaloShape::Full));
     if (settings.tiling.tiled()) step_.emplace(make_group(settings.exchanged, settings.reach, HaloShape::Faces));

@@ -70,6 +70,13 @@ class TiledStepper {
         tuner_(settings.tiling.automatic ? TilingTuner::powers_of_two_up_to(settings.tiling.steps)
                                          : std::vector<int>{settings.tiling.steps},
                tile_rows(), {first_tiled_steps, first_host_tile_rows}) {
+    // A cycle mirrors every wall ghost of what it writes: it would overwrite ghosts an app writes itself.
+    for (const auto& pair : settings.stepped)
+      for (const int f : {pair.first, pair.second})
+        STRATA_REQUIRE(!settings.fields.at(f).app_ghosts,
+                       "field '" << settings.fields.at(f).name
+                                 << "' is stepped by advance(), whose cycles mirror every wall ghost: it cannot "
+                                    "have ghosts the app writes (FieldSpec::app_ghosts)");
     adopt_cached();
   }
 

@@ -264,5 +264,19 @@ TEST(TiledDomain, TileNarrowerThanTheReachIsWidened) {
   EXPECT_EQ(mismatches(tiled, reference, 4, box_of_size(9, 9, 9)), 0) << describe(c);
 }
 
+// advance()'s cycles mirror every wall ghost of the fields they step, so a
+// stepped field with ghosts the app writes itself is refused.
+TEST(TiledDomain, SteppedFieldWithAppGhostsIsRefused) {
+  const Decomposition decomposition(MPI_COMM_SELF, box_of_size(8, 8, 8), {1, 1, 1}, {false, false, false});
+  for (const int f : {U, U_NEXT}) {
+    HybridSettings s;
+    s.fields = {"u", "u_next"};
+    s.exchanged = {U};
+    s.stepped = {{U, U_NEXT}};
+    s.fields[f].app_ghosts = [](const Box& owned, const FaceMask&) { return std::vector<Box>{owned}; };
+    EXPECT_THROW(HybridDomain<>(decomposition, s), Error) << s.fields[f].name;
+  }
+}
+
 }  // namespace
 }  // namespace strata
