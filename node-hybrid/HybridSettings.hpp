@@ -70,7 +70,9 @@ struct HybridSettings {
   ChainTilingSettings chain_tiling;  //!< the deck's chain_tiling (HybridDomain::chain)
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
-  bool device_as_gpu = false;       //!< test hook: an in-core device slab's cycles as on a GPU (tiling.device)
+  //! Test hook: an in-core device slab as on a GPU: its cycles as tiling.device
+  //! says, the cut's planes and the halo messages staged through buffers on copy instances.
+  bool device_as_gpu = false;
   ShareSettings share;              //!< where the cut lies, fixed or tuned
   //! Bytes the device slab's fields may take in the device's memory; a
   //! device slab of `stepped` fields that needs more is streamed through

@@ -82,7 +82,8 @@ class SlabHalos {
     for (Group* group : all()) {
       group->exchange->partition(cuts, slabs.ghosts(), slabs.device().exec, slabs.host().exec);
       group->interface.reset();
-      if (!slabs.device().empty() && !slabs.host().empty()) group->interface.emplace(slabs.device(), group->fields);
+      if (!slabs.device().empty() && !slabs.host().empty())
+        group->interface.emplace(slabs.device(), group->fields, settings_.device_as_gpu);
     }
   }
 
@@ -154,8 +155,9 @@ class SlabHalos {
     for (int f : fields) staggers.push_back(settings_.fields.at(f).stagger);
     Group group;
     group.fields = fields;
-    group.exchange =
-        std::make_unique<HaloExchange<DeviceExec, HostExec>>(decomposition_, width, shape, staggers, device_messages_);
+    group.exchange = std::make_unique<HaloExchange<DeviceExec, HostExec>>(
+        decomposition_, width, shape, staggers, device_messages_,
+        settings_.device_as_gpu ? MessageStaging::Always : MessageStaging::Auto);
     return group;
   }
 

@@ -29,10 +29,11 @@ class SlabInterface {
  public:
   using Staging = Kokkos::View<double***, Kokkos::LayoutRight, PinnedHostSpace>;
 
-  //! For `fields` (ids) of a non-empty device slab whose top is the cut.
-  SlabInterface(const Slab<DeviceExec>& device, const std::vector<int>& fields)
+  //! For `fields` (ids) of a non-empty device slab whose top is the cut;
+  //! `as_on_gpu` stages planes in one memory too (tests: the copies a GPU makes).
+  SlabInterface(const Slab<DeviceExec>& device, const std::vector<int>& fields, bool as_on_gpu = false)
       : fields_(fields), cut_(device.owned.hi[Z]), depth_(device.ghosts),
-        direct_(same_memory || device.in_store()), copies_(device.exec) {
+        direct_((same_memory && !as_on_gpu) || device.in_store()), copies_(device.exec) {
     if (direct_) return;
     copies_ = independent_instance(device.exec);
     const auto& v = device.fields.at(0).view();

@@ -67,11 +67,12 @@ template <class Exec>
 using Clover = cloverleaf::CloverLeaf3d<Exec, Exec>;
 
 //! `before_step(clover, step)` may move planes between the slabs;
-//! `chain_planes` as HybridSettings::chain_tiling takes them (none: measured).
+//! `chain_planes` as HybridSettings::chain_tiling takes them (none: measured);
+//! `device_as_gpu` as HybridSettings takes it.
 template <class Exec>
 Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int steps,
                   const std::function<void(Clover<Exec>&, int)>& before_step = {},
-                  std::optional<int> chain_planes = std::nullopt) {
+                  std::optional<int> chain_planes = std::nullopt, bool device_as_gpu = false) {
   const io::GridConfig grid = test_grid();
   const Decomposition decomposition(comm, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]), dims,
                                     grid.periodic);
@@ -79,6 +80,7 @@ Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int step
   hybrid.share.initial_planes =
       round_host_planes(decomposition.local().extent(Z), share, cloverleaf::ghost_layers);
   hybrid.chain_tiling.planes = chain_planes;
+  hybrid.device_as_gpu = device_as_gpu;
   Clover<Exec> clover(grid, test_params(grid), decomposition, HaloConfig{}, hybrid);
   Result r;
   r.initial = clover.summary();
@@ -98,24 +100,28 @@ Result run_clover(MPI_Comm comm, std::array<int, 3> dims, double share, int step
 
 // Every rank count, rank grid and CPU share computes the same fields as one
 // rank with one slab, bit for bit: kernels are pointwise over identical
-// halos. Totals agree to rounding (sums in a different order).
+// halos. Totals agree to rounding (sums in a different order). Also with the
+// device slab as on a GPU: the cut's planes and the messages staged.
 TYPED_TEST(CloverLeaf, DecomposedAndHybridRunsAreBitIdenticalToOneRank) {
   const int steps = 12;
   const Result reference = run_clover<TypeParam>(MPI_COMM_SELF, {1, 1, 1}, 0.0, steps);
   const io::GridConfig grid = test_grid();
   for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD))
-    for (double share : {0.0, 0.3, 1.0}) {
-      const Result r = run_clover<TypeParam>(MPI_COMM_WORLD, ranks.dims, share, steps);
-      const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]),
-                                        ranks.dims, grid.periodic);
-      for (std::size_t f = 0; f < r.fields.size(); ++f)
-        EXPECT_EQ(test::mismatches_over_ranks(r.fields[f], reference.fields[f], decomposition.local()), 0)
-            << ranks.name << " share " << share << " field " << f;
-      EXPECT_NEAR(r.final.kinetic_energy, reference.final.kinetic_energy, 1e-12 * reference.final.kinetic_energy)
-          << ranks.name << " share " << share;
-      EXPECT_NEAR(r.final.internal_energy, reference.final.internal_energy,
-                  1e-12 * reference.final.internal_energy);
-    }
+    for (double share : {0.0, 0.3, 1.0})
+      for (const bool as_on_gpu : {false, true}) {
+        const Result r = run_clover<TypeParam>(MPI_COMM_WORLD, ranks.dims, share, steps, {}, std::nullopt, as_on_gpu);
+        const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]),
+                                          ranks.dims, grid.periodic);
+        const std::string where =
+            ranks.name + " share " + std::to_string(share) + (as_on_gpu ? ", as on a GPU" : "");
+        for (std::size_t f = 0; f < r.fields.size(); ++f)
+          EXPECT_EQ(test::mismatches_over_ranks(r.fields[f], reference.fields[f], decomposition.local()), 0)
+              << where << " field " << f;
+        EXPECT_NEAR(r.final.kinetic_energy, reference.final.kinetic_energy, 1e-12 * reference.final.kinetic_energy)
+            << where;
+        EXPECT_NEAR(r.final.internal_energy, reference.final.internal_energy,
+                    1e-12 * reference.final.internal_energy);
+      }
 }
 
 // The kernel chains of a step (HybridDomain::chain) in blocks of any size,

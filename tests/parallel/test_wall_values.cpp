@@ -2,8 +2,10 @@
 // every cell of a run through the domain as a serial loop applies them: by
 // sweeps (walls filled before the stencil, halo depth 1 and 2) and by the
 // StepUpdate path (tiles mirroring the walls as they write, one step at a
-// time and in cycles of 3), on every rank grid and CPU share. The apps'
-// walls are all 0, where a wrong value, factor or axis would go unseen.
+// time and in cycles of 3), on every rank grid and CPU share, and with the
+// device slab as on a GPU (the cut's planes and the messages staged, cycles
+// as sweeps). The apps' walls are all 0, where a wrong value, factor or axis
+// would go unseen.
 #include "node-hybrid/HybridDomain.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
@@ -47,7 +49,7 @@ struct Case {
 const std::array<double, 3> wall_values{0.7, -0.3, 1.5};
 
 template <class Exec>
-HostBlock run(const Decomposition& decomposition, const Case& c, double share, int steps,
+HostBlock run(const Decomposition& decomposition, const Case& c, double share, int steps, bool device_as_gpu,
               const Stagger& stagger = cell_centred()) {
   using test::U;
   using test::U_NEXT;
@@ -58,6 +60,7 @@ HostBlock run(const Decomposition& decomposition, const Case& c, double share, i
   // A staggered axis' wall node lies in the first ghost layer.
   if (stagger != cell_centred()) s.min_ghosts = c.depth + 1;
   if (c.path == Path::Tiled) s.tiling.steps = c.depth;
+  s.device_as_gpu = device_as_gpu;
   s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), share, c.depth);
   HybridDomain<Exec, Exec> domain(decomposition, s);
   domain.launch(domain.owned_cells(), [](const auto& f) { return test::Zero{f[U].cells()}; });
@@ -86,11 +89,12 @@ TYPED_TEST(WallValues, DirichletValuePerAxisMatchesASerialLoop) {
   for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
     const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims, {false, false, false});
     for (const Case& c : cases)
-      for (double share : {0.0, 0.5, 1.0}) {
-        const HostBlock u = run<TypeParam>(decomposition, c, share, steps);
-        EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
-            << ranks.name << ", " << c.name << ", share " << share;
-      }
+      for (double share : {0.0, 0.5, 1.0})
+        for (const bool as_on_gpu : {false, true}) {
+          const HostBlock u = run<TypeParam>(decomposition, c, share, steps, as_on_gpu);
+          EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
+              << ranks.name << ", " << c.name << ", share " << share << (as_on_gpu ? ", as on a GPU" : "");
+        }
   }
 }
 
@@ -103,19 +107,20 @@ TYPED_TEST(WallValues, ZFacesBySweepsEqualOneSlabOnOneRank) {
   const int nx = 13, ny = 10, nz = 17, steps = 9;
   const Decomposition alone(MPI_COMM_SELF, box_of_size(nx, ny, nz), {1, 1, 1}, {false, false, false});
   for (const Case& c : {Case{Path::Sweep, 1, "sweep"}, Case{Path::Sweep, 2, "sweep, halo depth 2"}}) {
-    const HostBlock reference = run<TypeParam>(alone, c, 0.0, steps, face_centred(Z));
+    const HostBlock reference = run<TypeParam>(alone, c, 0.0, steps, false, face_centred(Z));
     for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
       const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims, {false, false, false});
       if (ranks.dims[Z] > 1) {
-        EXPECT_THROW(run<TypeParam>(decomposition, c, 0.5, steps, face_centred(Z)), Error) << ranks.name;
+        EXPECT_THROW(run<TypeParam>(decomposition, c, 0.5, steps, false, face_centred(Z)), Error) << ranks.name;
         continue;
       }
-      for (double share : {0.0, 0.5, 1.0}) {
-        const HostBlock u = run<TypeParam>(decomposition, c, share, steps, face_centred(Z));
-        EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
-            << ranks.name << ", " << c.name << ", share " << share << ": "
-            << test::mismatched_planes(u, reference, decomposition.local());
-      }
+      for (double share : {0.0, 0.5, 1.0})
+        for (const bool as_on_gpu : {false, true}) {
+          const HostBlock u = run<TypeParam>(decomposition, c, share, steps, as_on_gpu, face_centred(Z));
+          EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
+              << ranks.name << ", " << c.name << ", share " << share << (as_on_gpu ? ", as on a GPU" : "") << ": "
+              << test::mismatched_planes(u, reference, decomposition.local());
+        }
     }
   }
 }
