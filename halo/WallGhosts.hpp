@@ -73,13 +73,16 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   const Stagger s = field.stagger();
   // The valid cells (the app computes a staggered axis's wall node), with
   // the walls' ghosts (`own`), and with the neighbours' ghosts too (`whole`).
-  // A shared node beyond a side without a wall is the neighbour's too (the
-  // slab interface copies its plane), so its wall ghosts are not `own`:
-  // they wait for the halo.
+  // The node shared across a side without a wall may come with the halo (the
+  // slab interface copies its plane), so its wall ghosts are not `own`.
   const Box valid = valid_box(owned, s);
   Box own = valid, whole = valid;
   std::array<int, 3> reflect_low, reflect_high;
   std::array<WallMirror, 3> mirror;
+  // On a box as thin as the ghosts are deep, a wall's deepest ghost may
+  // mirror a cell the halo brings from across the other side: then every
+  // wall ghost waits for the halo.
+  bool mirrors_halo = false;
   for (int axis = X; axis <= Z; ++axis) {
     STRATA_REQUIRE(owned.extent(axis) >= h, "a wall needs at least " << h << " owned cells, field " << field.name()
                                                                      << " has " << owned.extent(axis));
@@ -91,6 +94,11 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
     mirror[axis] = mirror_of(condition);
     reflect_low[axis] = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
     reflect_high[axis] = 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
+    // A wall's deepest ghost mirrors the cell h + inset in from it (from a
+    // lower wall, s more: past its own node); it must be owned.
+    const int reach_in = h + condition.mirror_inset;
+    mirrors_halo |= is_wall[axis][0] && !is_wall[axis][1] && owned.extent(axis) < reach_in + s[axis];
+    mirrors_halo |= is_wall[axis][1] && !is_wall[axis][0] && owned.extent(axis) < reach_in;
     whole.lo[axis] -= h;
     whole.hi[axis] += h;
     if (is_wall[axis][0]) own.lo[axis] -= h;
@@ -99,10 +107,16 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   WallGhostBoxes ghosts{array_walls(field.cells(), valid, is_wall, reflect_low, reflect_high, mirror), {}};
   switch (part) {
     case WallFill::All: ghosts.boxes = ghosts_beyond_walls(valid, whole, is_wall, h); break;
-    case WallFill::BeforeHalo: ghosts.boxes = ghosts_beyond_walls(valid, own, is_wall, h); break;
+    case WallFill::BeforeHalo:
+      if (!mirrors_halo) ghosts.boxes = ghosts_beyond_walls(valid, own, is_wall, h);
+      break;
     case WallFill::AfterHalo: {
-      const std::vector<Box> all = ghosts_beyond_walls(valid, whole, is_wall, h),
-                             before = ghosts_beyond_walls(valid, own, is_wall, h);
+      const std::vector<Box> all = ghosts_beyond_walls(valid, whole, is_wall, h);
+      if (mirrors_halo) {
+        ghosts.boxes = all;
+        break;
+      }
+      const std::vector<Box> before = ghosts_beyond_walls(valid, own, is_wall, h);
       for (std::size_t n = 0; n < all.size(); ++n)
         for (const Box& b : box_difference(all[n], before[n])) ghosts.boxes.push_back(b);
       break;

@@ -36,7 +36,8 @@ struct FieldSpec {
   std::optional<WallConditions> walls;
   //! Wall ghosts the app writes itself, given a slab's owned cells and its
   //! walls: the wall fills of exchanges and sweeps leave them as they are.
-  //! (Refused for the fields advance() steps: its cycles mirror every ghost.)
+  //! (Refused for the fields advance() steps: its tiled cycles, and its
+  //! untiled ones where no ghost comes from elsewhere, mirror every ghost.)
   std::function<std::vector<Box>(const Box& owned, const FaceMask& walls)> app_ghosts;
 };
 
@@ -71,7 +72,8 @@ struct HybridSettings {
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   //! Test hook: an in-core device slab as on a GPU: its cycles as tiling.device
-  //! says, the cut's planes and the halo messages staged through buffers on copy instances.
+  //! says (wall ghosts in each level's launch), the cut's planes staged
+  //! through buffers, and both slabs' halo messages through scratch buffers.
   bool device_as_gpu = false;
   ShareSettings share;              //!< where the cut lies, fixed or tuned
   //! Bytes the device slab's fields may take in the device's memory; a

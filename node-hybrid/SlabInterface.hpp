@@ -49,7 +49,8 @@ class SlabInterface {
   //! write them (a launch since the last step), is done; a sweep queues its
   //! interior after this. Where both slabs' planes are in one memory (a
   //! CPU-only build, or a streamed device slab's store) they are copied
-  //! directly, unstaged, on the host slab's instance.
+  //! directly, unstaged, on the host slab's instance, unless staged as on a
+  //! GPU (tests; the copy instance is then the slab's own).
   void send_down(const Slab<DeviceExec>& device, const Slab<HostExec>& host) {
     if (!direct_ || !runs_on_host<DeviceExec>) strata::fence(device.exec);
     for (std::size_t n = 0; n < fields_.size(); ++n) {

@@ -274,10 +274,10 @@ class TiledStepper {
     }
     const auto state = stepped_next<Update>(settings_.stepped, slab.fields, false);
     if (steps % 2 == 1) {
-      run_swept_cycle(slab.exec, update, in, state, next, cycle);
+      run_swept_cycle(slab.exec, update, in, state, next, cycle, SweptWalls::InLevel);
       return;
     }
-    run_swept_cycle(slab.exec, update, in, next, state, cycle);
+    run_swept_cycle(slab.exec, update, in, next, state, cycle, SweptWalls::InLevel);
     for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
   }
 

@@ -182,7 +182,7 @@ TEST(TiledDomain, EqualsUntiledOnEveryRankGridShareAndSplit) {
         c.moves = {{1, share[1]}, {3, share[2]}};  // cycles 2 and 4 start where the last one ended
         // The device slab's host tiles, sweeps or streamed tiles, each for
         // every k over the periodicities.
-        c.device_as_gpu = (k + p) % 3 != 0;
+        c.device_as_gpu = (k + p) % 3 != 0 || !device_is_host;  // a GPU runs no host tiles
         c.device = (k + p) % 3 == 1 ? DeviceCycle::Sweeps : DeviceCycle::StreamedTiles;
         const DomainResult run = run_domain(MPI_COMM_WORLD, c, {steps_for(k)});
         EXPECT_EQ(mismatches(run, reference, steps_for(k), decomposition.local()), 0) << describe(c);
