@@ -23,6 +23,7 @@
 #include "framework/Region.hpp"
 #include "framework/WallMirrors.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <utility>
@@ -79,10 +80,6 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   Box own = valid, whole = valid;
   std::array<int, 3> reflect_low, reflect_high;
   std::array<WallMirror, 3> mirror;
-  // On a box as thin as the ghosts are deep, a wall's deepest ghost may
-  // mirror a cell the halo brings from across the other side: then every
-  // wall ghost waits for the halo.
-  bool mirrors_halo = false;
   for (int axis = X; axis <= Z; ++axis) {
     STRATA_REQUIRE(owned.extent(axis) >= h, "a wall needs at least " << h << " owned cells, field " << field.name()
                                                                      << " has " << owned.extent(axis));
@@ -95,28 +92,33 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
     reflect_low[axis] = 2 * owned.lo[axis] - 1 + s[axis] + condition.mirror_inset;
     reflect_high[axis] = 2 * owned.hi[axis] - 1 + s[axis] - condition.mirror_inset;
     // A wall's deepest ghost mirrors the cell h + inset in from it (from a
-    // lower wall, s more: past its own node); it must be owned.
+    // lower wall, s more: past its own node). On a box as thin as the ghosts
+    // are deep, that cell may be one the halo brings from across the other
+    // side: such layers (the deepest) wait for the halo, and so do the
+    // pieces of other walls that span them (their ghosts mirror the same cells).
     const int reach_in = h + condition.mirror_inset;
-    mirrors_halo |= is_wall[axis][0] && !is_wall[axis][1] && owned.extent(axis) < reach_in + s[axis];
-    mirrors_halo |= is_wall[axis][1] && !is_wall[axis][0] && owned.extent(axis) < reach_in;
+    const int lower_waits = is_wall[axis][1] ? 0 : std::max(0, reach_in + s[axis] - owned.extent(axis));
+    const int upper_waits = is_wall[axis][0] ? 0 : std::max(0, reach_in - owned.extent(axis));
     whole.lo[axis] -= h;
     whole.hi[axis] += h;
-    if (is_wall[axis][0]) own.lo[axis] -= h;
-    own.hi[axis] = is_wall[axis][1] ? own.hi[axis] + h : owned.hi[axis];
+    if (is_wall[axis][0]) own.lo[axis] -= h - lower_waits;
+    own.hi[axis] = is_wall[axis][1] ? own.hi[axis] + h - upper_waits : owned.hi[axis];
   }
   WallGhostBoxes ghosts{array_walls(field.cells(), valid, is_wall, reflect_low, reflect_high, mirror), {}};
+  // Each wall's piece as far as it mirrors only `own` cells (possibly empty).
+  const auto before_halo = [&] {
+    std::vector<Box> pieces = ghosts_beyond_walls(valid, own, is_wall, h);
+    for (Box& b : pieces) b = intersect(b, own);
+    return pieces;
+  };
   switch (part) {
     case WallFill::All: ghosts.boxes = ghosts_beyond_walls(valid, whole, is_wall, h); break;
     case WallFill::BeforeHalo:
-      if (!mirrors_halo) ghosts.boxes = ghosts_beyond_walls(valid, own, is_wall, h);
+      for (const Box& b : before_halo())
+        if (!b.empty()) ghosts.boxes.push_back(b);
       break;
     case WallFill::AfterHalo: {
-      const std::vector<Box> all = ghosts_beyond_walls(valid, whole, is_wall, h);
-      if (mirrors_halo) {
-        ghosts.boxes = all;
-        break;
-      }
-      const std::vector<Box> before = ghosts_beyond_walls(valid, own, is_wall, h);
+      const std::vector<Box> all = ghosts_beyond_walls(valid, whole, is_wall, h), before = before_halo();
       for (std::size_t n = 0; n < all.size(); ++n)
         for (const Box& b : box_difference(all[n], before[n])) ghosts.boxes.push_back(b);
       break;

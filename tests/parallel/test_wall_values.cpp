@@ -102,25 +102,34 @@ TYPED_TEST(WallValues, DirichletValuePerAxisMatchesASerialLoop) {
 // interface copies like a ghost plane, so its wall ghosts are filled after
 // the copy (the overlapped sweep fills the others before). Bit for bit what
 // one slab on one rank computes, on every rank grid and share; ranks cut
-// along z are refused (a sweep would not compute their shared faces).
+// along z are refused (a sweep would not compute their shared faces). With
+// 4 planes, a share of 0.5 leaves the device slab thinner than its z wall's
+// ghosts reach: their deepest layer mirrors the cut's plane, and waits for
+// it, while the interior reads the others.
 TYPED_TEST(WallValues, ZFacesBySweepsEqualOneSlabOnOneRank) {
-  const int nx = 13, ny = 10, nz = 17, steps = 9;
-  const Decomposition alone(MPI_COMM_SELF, box_of_size(nx, ny, nz), {1, 1, 1}, {false, false, false});
-  for (const Case& c : {Case{Path::Sweep, 1, "sweep"}, Case{Path::Sweep, 2, "sweep, halo depth 2"}}) {
-    const HostBlock reference = run<TypeParam>(alone, c, 0.0, steps, false, face_centred(Z));
-    for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
-      const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims, {false, false, false});
-      if (ranks.dims[Z] > 1) {
-        EXPECT_THROW(run<TypeParam>(decomposition, c, 0.5, steps, false, face_centred(Z)), Error) << ranks.name;
-        continue;
-      }
-      for (double share : {0.0, 0.5, 1.0})
-        for (const bool as_on_gpu : {false, true}) {
-          const HostBlock u = run<TypeParam>(decomposition, c, share, steps, as_on_gpu, face_centred(Z));
-          EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
-              << ranks.name << ", " << c.name << ", share " << share << (as_on_gpu ? ", as on a GPU" : "") << ": "
-              << test::mismatched_planes(u, reference, decomposition.local());
+  const int nx = 13, ny = 10, steps = 9;
+  for (const int nz : {17, 4}) {
+    const Decomposition alone(MPI_COMM_SELF, box_of_size(nx, ny, nz), {1, 1, 1}, {false, false, false});
+    for (const Case& c : {Case{Path::Sweep, 1, "sweep"}, Case{Path::Sweep, 2, "sweep, halo depth 2"}}) {
+      const HostBlock reference = run<TypeParam>(alone, c, 0.0, steps, false, face_centred(Z));
+      for (const auto& ranks : test::rank_grids(MPI_COMM_WORLD)) {
+        const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(nx, ny, nz), ranks.dims,
+                                          {false, false, false});
+        const std::string name = ranks.name + ", " + std::to_string(nz) + " planes, " + c.name;
+        if (ranks.dims[Z] > 1) {  // (4 planes on 4 ranks: thinner than the halo, refused for that)
+          if (nz > 4) {
+            EXPECT_THROW(run<TypeParam>(decomposition, c, 0.5, steps, false, face_centred(Z)), Error) << name;
+          }
+          continue;
         }
+        for (double share : {0.0, 0.5, 1.0})
+          for (const bool as_on_gpu : {false, true}) {
+            const HostBlock u = run<TypeParam>(decomposition, c, share, steps, as_on_gpu, face_centred(Z));
+            EXPECT_EQ(test::mismatches_over_ranks(u, reference, decomposition.local()), 0)
+                << name << ", share " << share << (as_on_gpu ? ", as on a GPU" : "") << ": "
+                << test::mismatched_planes(u, reference, decomposition.local());
+          }
+      }
     }
   }
 }
