@@ -26,20 +26,23 @@ struct AdvecCellVolume {
   FaceFluxes vol_flux;
   CellArray<double> pre_vol;
 
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+  //! The volume of cell (i, j, k) before the sweep.
+  KOKKOS_INLINE_FUNCTION double at(int i, int j, int k) const {
     const double volume = mesh.volume();
     const FaceFluxes& f = vol_flux;
     // The groupings follow the reference's arithmetic term by term.
     if (form == AllAxes) {
-      pre_vol(i, j, k) = volume + (f.high(0, i, j, k) - f.low(0, i, j, k) + f.high(1, i, j, k) - f.low(1, i, j, k) +
-                                   f.high(2, i, j, k) - f.low(2, i, j, k));
+      return volume + (f.high(0, i, j, k) - f.low(0, i, j, k) + f.high(1, i, j, k) - f.low(1, i, j, k) +
+                       f.high(2, i, j, k) - f.low(2, i, j, k));
     } else if (form == TwoAxes) {
-      pre_vol(i, j, k) = volume + f.high(first, i, j, k) - f.low(first, i, j, k) + f.high(second, i, j, k) -
-                         f.low(second, i, j, k);
+      return volume + f.high(first, i, j, k) - f.low(first, i, j, k) + f.high(second, i, j, k) -
+             f.low(second, i, j, k);
     } else {
-      pre_vol(i, j, k) = volume + f.high(first, i, j, k) - f.low(first, i, j, k);
+      return volume + f.high(first, i, j, k) - f.low(first, i, j, k);
     }
   }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { pre_vol(i, j, k) = at(i, j, k); }
 };
 
 //! Limited correction of the donor value (the reference's limiter).
@@ -50,6 +53,15 @@ KOKKOS_FORCEINLINE_FUNCTION double cell_limiter(double upwind, double donor, dou
   constexpr double one_by_six = 1.0 / 6.0;
   return (1.0 - sigma) * ::copysign(1.0, diffdw) *
          smaller(::fabs(diffuw), smaller(::fabs(diffdw), one_by_six * (sigma3 * ::fabs(diffuw) + sigma4 * ::fabs(diffdw))));
+}
+
+//! The mass flux through a face with volume flux `vf`, from the donor
+//! cell's volume before the sweep and the densities upwind of, in and
+//! downwind of the donor (AdvecCellSweep's expression).
+KOKKOS_FORCEINLINE_FUNCTION double cell_mass_flux(double vf, double donor_volume, double upwind, double donor,
+                                                  double downwind) {
+  const double sigmat = ::fabs(vf) / donor_volume;
+  return vf * (donor + cell_limiter(upwind, donor, downwind, sigmat, 1.0 + sigmat, 2.0 - sigmat));
 }
 
 //! One cell sweep along `Axis` in one pass: each cell computes the mass and

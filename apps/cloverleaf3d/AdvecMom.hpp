@@ -4,6 +4,7 @@
 //! before and after the sweep, the mass flux through each node's control
 //! volume, the limited momentum flux, and the new velocity component.
 
+#include "apps/cloverleaf3d/AdvecCell.hpp"
 #include "apps/cloverleaf3d/Directional.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "apps/cloverleaf3d/MinMax.hpp"
@@ -130,19 +131,45 @@ struct MomentumUpdate {
 
 //! The reference's wall halo refreshes the mass flux two faces beyond an
 //! upper x (y) wall in the z ghost layers from the ghost it mirrors before
-//! it refreshes that one: its momentum sweep along `axis` reads there the
-//! negated flux of the previous step four faces back, in the second plane
-//! inside the z wall. Launched on those lines of ghost faces (below and
-//! above; lagged_flux_lines in Fields.hpp) before the cell sweep along the
-//! axis replaces the flux; the wall fills leave them (FieldSpec::app_ghosts).
+//! it refreshes that one (update_halo_kernel.f90: the y (x) wall mirrors
+//! run before the z walls', whose loops stop a face short), so its momentum
+//! sweep along `axis` reads there the negated flux four faces back as the
+//! previous halo left it in the ghost plane next to the z wall:
+//! - below the lower z wall, and above the upper one along x, the mirror
+//!   of the second plane inside the wall: the previous step's flux (no
+//!   cell sweep writes there in between);
+//! - above the upper z wall along y, the y cell sweep's own flux in that
+//!   ghost plane: the reference's y sweep (advec_cell_kernel.f90) computes
+//!   faces on planes z_min..z_max+2, from the ghosts there, before the halo
+//!   mirrors that face. Computed here from the same ghosts (the cell
+//!   volumes of the y sweep, the density it reads); at an x wall the ghost
+//!   column takes the value of the column it mirrors (the x wall mirror
+//!   runs after the y wall's).
+//! Launched on those lines of ghost faces (below and above;
+//! lagged_flux_lines in Fields.hpp) before the cell sweep along the axis
+//! replaces the flux; the wall fills leave them (FieldSpec::app_ghosts).
 //! The axis is a value, not a type: the kernel runs on a few lines, and one
 //! type lets it be fused with either axis' kernels.
 struct LaggedWallFlux {
   int axis;  //!< x or y
   int z_lo, z_hi;  //!< the z walls' planes: the first inside, the first beyond
+  int x_lo, x_hi;  //!< the x walls' columns: the first inside, the first beyond
   CellArray<double> mass_flux;
+  //! Along y: the y cell sweep's volumes before it (AdvecCellVolume::TwoAxes) and the density it advects.
+  AdvecCellVolume y_volume;
+  CellArray<const double> vol_flux, density1;
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
+    if (axis == 1 && k >= z_hi) {
+      const int c = i < x_lo ? 2 * x_lo - i : i >= x_hi ? 2 * (x_hi - 1) - i : i;
+      const int g = j - 4;  // the face, between cells g - 1 and g
+      const double vf = vol_flux(c, g, k);
+      const bool forward = vf > 0.0;
+      const int donor = forward ? g - 1 : g, upwind = forward ? g - 2 : g + 1, downwind = forward ? g : g - 1;
+      mass_flux(i, j, k) = -cell_mass_flux(vf, y_volume.at(c, donor, k), density1(c, upwind, k), density1(c, donor, k),
+                                           density1(c, downwind, k));
+      return;
+    }
     mass_flux(i, j, k) = -mass_flux(i - (axis == 0 ? 4 : 0), j - (axis == 1 ? 4 : 0),
                                     k < z_lo ? 2 * z_lo - k : 2 * (z_hi - 1) - k);
   }

@@ -404,10 +404,17 @@ auto CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis) const {
     for (int a = 0; a < 3; ++a) walls[a] = {c.lo[a] == global.lo[a], c.hi[a] == global.hi[a]};
     return lagged_flux_lines(axis, c, walls);
   };
-  const int z_lo = global.lo[Z], z_hi = global.hi[Z];
-  // It reads the plane two inside the wall.
+  const int z_lo = global.lo[Z], z_hi = global.hi[Z], x_lo = global.lo[X], x_hi = global.hi[X];
+  // Along y, above the upper z wall, the y cell sweep's (the second) cell volumes.
+  const Mesh mesh = mesh_;
+  const int second = advect_x_first_ ? Z : X;
+  // It reads the plane two inside the wall (below the lower one), or the
+  // ghost plane and the face above it (above the upper one, along y).
   return slab_kernel(lines, PlaneReach{2}, [=](const auto& f) {
-    return LaggedWallFlux{axis, z_lo, z_hi, f[MASS_FLUX_X + axis].cells()};
+    const FaceFluxes vol_flux{f[VOL_FLUX_X].cells(), f[VOL_FLUX_Y].cells(), f[VOL_FLUX_Z].cells()};
+    return LaggedWallFlux{axis, z_lo, z_hi, x_lo, x_hi, f[MASS_FLUX_X + axis].cells(),
+                          AdvecCellVolume{mesh, AdvecCellVolume::TwoAxes, Y, second, vol_flux, {}},
+                          f[VOL_FLUX_Y].cells(), f[DENSITY1].cells()};
   });
 }
 
