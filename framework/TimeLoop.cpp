@@ -67,8 +67,8 @@ StepPlan plan_steps(const TimeLoopSettings& s, double stable_dt) {
   STRATA_REQUIRE(s.steps || s.end_time, "neither steps nor end_time given");
   if (s.end_time) {
     const double n = steps_to_reach(*s.end_time, plan.dt);
-    STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
     if (!s.steps || n <= *s.steps) {
+      STRATA_REQUIRE(n <= max_planned_steps, "end_time / dt = " << n << " steps is too many");
       plan.steps = std::max(1, int(n));
       plan.dt = *s.end_time / plan.steps;
       plan.ended_by_end_time = true;
@@ -87,7 +87,7 @@ std::optional<PlanProblem> check_step_plan(const TimeLoopSettings& s, double sta
     return PlanProblem{dt_key, dt_text + " is not a finite time step > 0"};
   if (s.end_time) {
     const double n = steps_to_reach(*s.end_time, dt);
-    if (!(n <= max_planned_steps) && (!s.steps || !(n <= *s.steps)))
+    if (!(n <= max_planned_steps) && !s.steps)  // (with steps, whichever ends first)
       return PlanProblem{s.dt ? "dt" : "end_time",
                          "end_time / " + (s.dt ? std::string("dt") : std::string("(cfl * stable dt)")) + " = " +
                              number_text(*s.end_time) + " / " + number_text(dt) + " = " + number_text(n) +

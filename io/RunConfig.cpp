@@ -1,6 +1,7 @@
 #include "io/RunConfig.hpp"
 
 #include "framework/TimeLoop.hpp"
+#include "framework/NumberText.hpp"
 #include "io/RunKeys.hpp"
 
 #include <algorithm>
@@ -20,8 +21,12 @@ GridConfig read_grid(DeckSection grid) {
   g.lo = domain.get<std::array<double, 3>>(keys::grid_domain_lo);
   g.hi = domain.get<std::array<double, 3>>(keys::grid_domain_hi);
   for (int a = 0; a < 3; ++a) {
-    if (!std::isfinite(g.lo[a]) || !std::isfinite(g.hi[a]) || g.hi[a] <= g.lo[a])
-      domain.fail("hi", "each component must be finite and greater than lo");
+    if (!std::isfinite(g.lo[a])) domain.fail("lo", "each component must be a finite number");
+    if (!std::isfinite(g.hi[a])) domain.fail("hi", "each component must be a finite number");
+    if (g.hi[a] <= g.lo[a])  // blamed on the one the deck gives, where it gives one
+      domain.fail(domain.has("hi") || !domain.has("lo") ? "hi" : "lo",
+                  std::string("hi must be greater than lo along ") + "xyz"[a] + ": lo " + number_text(g.lo[a]) +
+                      ", hi " + number_text(g.hi[a]));
     const double extent = g.hi[a] - g.lo[a], h = g.spacing(a);
     if (!std::isfinite(extent) || !std::isnormal(h)) {
       char message[200];
@@ -55,6 +60,8 @@ OutputConfig read_output(DeckSection output, const std::string& app) {
   o.directory = output.get<std::string>(keys::output_dir);
   o.prefix = output.get(keys::output_prefix, app);
   if (o.directory.empty()) output.fail("dir", "must not be empty");
+  // Left out, the prefix is the app's name, which is checked with the app.
+  if (!output.has("prefix")) return o;
   // A stem of the files' names: a leading '.' would hide them from ls ("..", ".h5").
   const bool plain = std::all_of(o.prefix.begin(), o.prefix.end(), [](char c) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';

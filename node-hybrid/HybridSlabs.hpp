@@ -61,10 +61,14 @@ class HybridSlabs {
     if (ghosts < ghosts_) reshape_fresh(ghosts);
   }
 
-  //! True where some cut could leave a device slab over the budget: such a
-  //! rank keeps its fields in host memory, and its halo messages too.
+  //! True where the device slab may outgrow the budget: at some cut where
+  //! the share is tuned, at the deck's where it is fixed. Such a rank keeps
+  //! its fields in host memory, and its halo messages too.
   static bool may_stream(const Decomposition& decomposition, const HybridSettings& settings) {
-    return outgrows_budget(settings, decomposition.local());
+    Box device = decomposition.local();
+    if (!settings.share.automatic)
+      device.hi[Z] -= ShareController::deck_host_planes(settings.share, device.extent(Z), ghost_layers(settings));
+    return outgrows_budget(settings, device);
   }
 
   Slab<DeviceExec>& device() { return pair_.device; }
@@ -102,6 +106,9 @@ class HybridSlabs {
     const int planes = decomposition_.local().extent(Z);
     STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes,
                    "host planes " << host_planes << " outside [0, " << planes << "]");
+    STRATA_REQUIRE(store_ || !outgrows_budget(settings_, device_box(host_planes)),
+                   "host planes " << host_planes << ": the device slab would outgrow hybrid.device_memory, and "
+                                  "a fixed share's rank keeps no store to stream it from");
     // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
     if (streamed_ && !outgrows_budget(settings_, device_box(host_planes))) streamed_->release();
     const DeviceExec device_exec = pair_.device.exec;

@@ -13,9 +13,7 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
       nz_(nz),
       cycle_(cycle),
       min_planes_(min_planes),
-      // The nearest split whose slabs are thick enough.
-      planes_(round_host_planes(nz, std::clamp(double(settings.initial_planes) / nz, 0.0, 1.0),
-                                min_planes)),
+      planes_(deck_host_planes(settings, nz, min_planes)),
       rebalancer_(double(planes_) / nz),
       measure_every_(settings.rebalance_every) {
   if (!settings.automatic) {
@@ -32,6 +30,10 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
     // Only an unfinished tuning is kept, but a tuner changed since may finish on it.
     if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(tuner_->measurements().back());
   }
+}
+
+int ShareController::deck_host_planes(const ShareSettings& settings, int nz, int min_planes) {
+  return round_host_planes(nz, std::clamp(double(settings.initial_planes) / nz, 0.0, 1.0), min_planes);
 }
 
 ShareController::Plan ShareController::plan() const {

@@ -58,6 +58,10 @@ class ShareController {
   ShareController(const ShareSettings& settings, int nz, double cells_per_plane, int cycle,
                   int min_planes);
 
+  //! Host planes of the deck's split (a fixed share's for the whole run):
+  //! the nearest to `initial_planes` whose slabs are at least `min_planes` thick.
+  static int deck_host_planes(const ShareSettings& settings, int nz, int min_planes);
+
   struct Plan {
     int host_planes;
     int sweeps;

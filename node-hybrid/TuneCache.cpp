@@ -44,6 +44,22 @@ void write_entry(const std::string& directory, const std::string& path, const st
   }
 }
 
+// The answer stored in `path` for `key`; none where there is no file, and
+// `damaged` where the file holds no answer for it: the file is named by
+// the key's 64-bit hash, so one holding another key or no numbers is
+// damaged, and measuring again overwrites it.
+std::optional<TuneEntry> read_entry(const std::string& path, const std::string& key, bool& damaged) {
+  damaged = false;
+  std::ifstream in(path);
+  if (!in) return std::nullopt;
+  std::string stored_key;
+  TuneEntry entry;
+  const bool read = std::getline(in, stored_key) && stored_key == key && in >> entry.value >> entry.seconds_per_step;
+  if (read && !(in >> entry.rows)) entry.rows = in.eof() ? 0 : -1;  // written without rows, or damaged
+  damaged = !read || entry.value < 0 || entry.rows < 0 || !(entry.seconds_per_step >= 0.0);
+  return damaged ? std::nullopt : std::optional<TuneEntry>(entry);
+}
+
 }  // namespace
 
 std::string TuneCache::path_of(const std::string& key, const char* extension) const {
@@ -54,19 +70,9 @@ std::string TuneCache::path_of(const std::string& key, const char* extension) co
 
 std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
   if (!enabled() || retune_forced()) return std::nullopt;
-  const std::string path = path_of(key);
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  std::string stored_key;
-  TuneEntry entry;
-  // The file is named by the key's 64-bit hash, so a file holding another
-  // key or no numbers is damaged: measuring again overwrites it.
-  const bool read = std::getline(in, stored_key) && stored_key == key && in >> entry.value >> entry.seconds_per_step;
-  if (read && !(in >> entry.rows)) entry.rows = in.eof() ? 0 : -1;  // written without rows, or damaged
-  if (!read || entry.value < 0 || entry.rows < 0 || !(entry.seconds_per_step >= 0.0)) {
-    warn_damaged(path);
-    return std::nullopt;
-  }
+  bool damaged = false;
+  const std::optional<TuneEntry> entry = read_entry(path_of(key), key, damaged);
+  if (damaged) warn_damaged(path_of(key));
   return entry;
 }
 
@@ -100,8 +106,9 @@ std::vector<double> TuneCache::lookup_progress(const std::string& key) const {
 
 void TuneCache::store_progress(const std::string& key, const std::vector<double>& measurements) const {
   // Ranks of one box share its key: one still tuning must not bring back
-  // the progress another's answer removed.
-  if (!enabled() || std::filesystem::exists(path_of(key))) return;
+  // the progress another's answer removed (a damaged entry is no answer).
+  bool damaged = false;
+  if (!enabled() || read_entry(path_of(key), key, damaged)) return;
   std::ostringstream text;
   text.precision(17);
   text << key << "\n" << measurements.size();

@@ -22,8 +22,9 @@ struct Entry {
 // Keys that select the reference code's kernels, tiling or profiler: Strata
 // tiles and times its own kernels, so they are accepted and have no effect.
 const std::set<std::string> reference_only_keys = {
-    "tiles_per_chunk", "tiles_per_problem", "profiler_on",    "use_fortran_kernels",
-    "use_c_kernels",   "use_oa_kernels",    "use_vector_loops"};
+    "tiles_per_chunk",       "tiles_per_problem",     "profiler_on",          "use_fortran_kernels",
+    "use_c_kernels",         "use_oa_kernels",        "use_vector_loops",     "1d_tile_decomposition",
+    "2d_tile_decomposition", "3d_tile_decomposition"};
 
 const std::set<std::string> scalar_keys = {
     "x_cells",      "y_cells",      "z_cells",       "xmin",     "ymin",        "zmin",
@@ -142,10 +143,14 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
   Writer out;
   out.line(0, "app: cloverleaf3d", begin);
   out.line(0, "grid:", begin);
+  // A triple's errors name the first line that gives one of its values.
   const auto triple = [&](int indent, const std::string& key, const char* x, const char* y,
                           const char* z, const std::string& fallback) {
     const Entry ex = value(x, fallback), ey = value(y, fallback), ez = value(z, fallback);
-    out.line(indent, key + ":", std::min({ex.line, ey.line, ez.line}));
+    int first = -1;
+    for (const char* given : {x, y, z})
+      if (values.count(given)) first = first < 0 ? values[given].line : std::min(first, values[given].line);
+    out.line(indent, key + ":", first < 0 ? begin : first);
     for (const Entry& e : {ex, ey, ez}) out.line(indent + 2, "- " + quoted(e.value), e.line);
   };
   triple(2, "cells", "x_cells", "y_cells", "z_cells", "10");

@@ -29,5 +29,20 @@ TEST(Driver, RunsHeatDeckEndToEnd) {
   EXPECT_LT(max_error, 2e-2);
 }
 
+// With both steps and end_time the run ends at whichever comes first,
+// however many steps the end time alone would take: here the steps, at
+// the stable dt (an end time reached first would shorten it).
+TEST(Driver, StepsCapAnEndTimeBeyondReach) {
+  const std::string deck = strata::test::data_dir() + "/decks/good/small_heat.yaml";
+  for (const std::string end_time : {"0.01", "1e300"}) {
+    const test::DriverRun run = test::run_driver(
+        MPI_COMM_WORLD, {deck, "--set", "report.json=", "--set", "time.steps=3", "--set", "time.end_time=" + end_time});
+    ASSERT_EQ(run.code, 0) << end_time << ": " << run.err;
+    if (test::world_rank() == 0) {
+      EXPECT_NE(run.out.find("running 3 steps of dt = 2.597403e-03"), std::string::npos) << run.out;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace strata

@@ -193,10 +193,10 @@ TEST(OutOfCoreDomain, StreamedEqualsInCoreOnEveryRankGridShareAndChunkCount) {
 // Chunk buffers exist only while the device slab streams: a move that makes
 // it fit frees them (its fields need the budget), a move back makes them
 // again; the fields are the in-core run's all along.
-// A budget every rank's device slab fits at share 0.6 and outgrows at 0.
-std::int64_t budget_fitting_at_six_tenths(const DomainCase& c, const Decomposition& decomposition) {
+// A budget every rank's device slab fits at `share` and outgrows at 0.
+std::int64_t budget_fitting_at(double share, const DomainCase& c, const Decomposition& decomposition) {
   Box fitting_device = decomposition.local();
-  fitting_device.hi[Z] -= round_host_planes(fitting_device.extent(Z), 0.6, c.steps_per_cycle);
+  fitting_device.hi[Z] -= round_host_planes(fitting_device.extent(Z), share, c.steps_per_cycle);
   std::int64_t budget = slab_field_bytes(fitting_device, ghost_layers(coupled_settings(c, decomposition)), 4);
   MPI_Allreduce(MPI_IN_PLACE, &budget, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
   return budget;
@@ -208,7 +208,7 @@ TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                     c.periodic);
   const int fitting_host_planes = round_host_planes(decomposition.local().extent(Z), 0.6, c.steps_per_cycle);
-  const std::int64_t budget = budget_fitting_at_six_tenths(c, decomposition);
+  const std::int64_t budget = budget_fitting_at(0.6, c, decomposition);
   c.access = ChunkAccess::buffered;
   const auto run = [&](std::int64_t device_memory, std::vector<std::int64_t>* buffer_bytes) {
     DomainCase with_budget = c;
@@ -244,7 +244,7 @@ TEST(OutOfCoreDomain, AutoShareMovesAStreamedCutAndKeepsTheFields) {
     const DomainResult in_core = run_domain(c, 60);
     const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                       c.periodic);
-    c.device_memory = budget_fitting_at_six_tenths(c, decomposition);
+    c.device_memory = budget_fitting_at(0.6, c, decomposition);
     c.automatic = true;
     c.share = 0.5;
     const DomainResult streamed = run_domain(c, 60);
@@ -261,7 +261,7 @@ TEST(OutOfCoreDomain, TheReportGivesTheSlabAsItLastStreamed) {
   c.steps_per_cycle = 2;
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
                                     c.periodic);
-  c.device_memory = budget_fitting_at_six_tenths(c, decomposition);
+  c.device_memory = budget_fitting_at(0.6, c, decomposition);
   const int streamed_chunks = run_domain(c, 4).chunks;
   EXPECT_GE(streamed_chunks, 2) << describe(c);
   c.moved_share = 0.6;
@@ -342,6 +342,23 @@ TEST(OutOfCoreDomain, BudgetBelowOneChunkIsRefused) {
                                          std::to_string(c.device_memory + 1)),
               std::string::npos)
         << e.what();
+  }
+}
+
+// A fixed share whose device slab fits the budget runs in core, even where
+// the budget would hold no chunk of a device slab streamed at another cut.
+TEST(OutOfCoreDomain, AFixedShareThatFitsRunsInCore) {
+  for (DomainCase c : grids_for_this_rank_count()) {
+    c.steps_per_cycle = 2;
+    c.share = 0.9;
+    const DomainResult in_core = run_domain(c, 5);
+    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                      c.periodic);
+    c.device_memory = budget_fitting_at(c.share, c, decomposition);
+    ASSERT_LT(c.device_memory, budget_for(c, min_chunk_planes(2, 1))) << describe(c);
+    const DomainResult fitted = run_domain(c, 5);
+    EXPECT_EQ(fitted.chunks, 0) << describe(c);
+    EXPECT_EQ(mismatches(fitted, in_core), 0) << describe(c);
   }
 }
 

@@ -537,6 +537,11 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
   EXPECT_TRUE(cache.lookup_progress("app=b").empty());
   cache.store_progress("app=b", progress);  // a rank still tuning, after another's answer
   EXPECT_TRUE(cache.lookup_progress("app=b").empty());
+  // Beside a damaged answer (no answer), the progress is kept.
+  for (const auto& entry : std::filesystem::directory_iterator(dir))
+    if (entry.path().extension() == ".share") std::ofstream(entry.path()) << "garbage\n";
+  cache.store_progress("app=b", progress);
+  EXPECT_EQ(cache.lookup_progress("app=b"), progress);
   cache.store_progress("app=d", progress);
   for (const auto& entry : std::filesystem::directory_iterator(dir))
     if (entry.path().extension() == ".progress") std::ofstream(entry.path()) << "app=d\n6 8 64\n";
