@@ -85,7 +85,7 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
   const RankFootprint footprint =
       rank_footprint(config, node, layout_of, decomposition.dims(), decomposition.local());
   try {
-    check_halo_width(decomposition.rank(), decomposition.local(), footprint.exchange_width);
+    check_halo_width(decomposition.rank(), decomposition.local(), footprint.exchange_width, decomposition.dims());
     check_memory(deck, config, node, layout_of, footprint, ranks_on_node(comm));
     run.sim = app.build(decomposition);
   } catch (const HaloWidthError& e) {
@@ -160,17 +160,28 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
     }
     if (!all_ranks_ok(comm, failure, err)) throw WriteFailed{};
   };
+  const auto write_output = [&](int step, double time) {
+    write(step, time, [&] {
+      sim.prepare_output();
+      output->write(sim, step, time);
+    });
+  };
   settings.after_step = [&](int step, double time, double dt) {
-    if (output && step % config.output.write_every == 0) write(step, time, [&] { output->write(sim, step, time); });
+    if (output && step % config.output.write_every == 0) write_output(step, time);
     if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
       write(step, time, [&] {
         io::write_checkpoint(comm, io::checkpoint_path(config, step), sim, io::Clock{step, time, dt}, config,
                              deck.dump(), decomposition.local());
       });
   };
+  // The series holds the initial state and the last one, whatever the
+  // cadence (as the CloverLeaf codes' visualisation dumps do).
   TimeLoopResult result;
   try {
+    if (output && cli.restart.empty()) write_output(settings.first_step, settings.first_time);
     result = run_time_loop(sim, settings, decomposition.comm(), out);
+    if (output && result.outcome == RunOutcome::Completed && result.steps % config.output.write_every != 0)
+      write_output(result.steps, result.time);
   } catch (const WriteFailed&) {
     return 1;
   }

@@ -35,18 +35,12 @@ bool kept_at_restart(const std::string& key, const std::string& app) {
   return key == "app" || under("grid") || under(app) || key == "time.dt" || key == "time.cfl";
 }
 
-// A number as the shortest text that reads back as the same double, so
-// that 0.7 shows as 0.7 (the deck's records hold 17 digits); other text as is.
+// A number at its shortest (the deck's records hold 17 digits); other text as is.
 std::string shortest(const std::string& scalar) {
   char* end = nullptr;
   const double value = std::strtod(scalar.c_str(), &end);
   if (scalar.empty() || *end != '\0' || !std::isfinite(value)) return scalar;
-  char text[32];
-  for (int digits = 1; digits <= 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, value);
-    if (std::strtod(text, nullptr) == value) break;
-  }
-  return text;
+  return shortest_number_text(value);
 }
 
 // A deck value as flow-style text with numbers at their shortest.

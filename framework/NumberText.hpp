@@ -1,16 +1,36 @@
 #pragma once
 //! \file NumberText.hpp
-//! A number as messages print it: six significant digits, no trailing zeros
-//! (0.8, 1e-07, 3.75e+09), so tiny and huge values stay readable.
+//! Numbers as messages print them.
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 namespace strata {
 
+//! Six significant digits, no trailing zeros (0.8, 1e-07, 3.75e+09), so
+//! tiny and huge values stay readable.
 inline std::string number_text(double v) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
+
+//! The shortest text that reads back as the same double (0.7, not
+//! 0.69999999999999996), without an exponent from 1 to 1e15 (2000, not
+//! 2e+03): a value as a deck would give it.
+inline std::string shortest_number_text(double v) {
+  char text[32];
+  int digits = 1;
+  for (; digits < 17; ++digits) {
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
+    if (std::strtod(text, nullptr) == v) break;
+  }
+  std::snprintf(text, sizeof text, "%.*g", digits, v);
+  const bool plain_range = std::fabs(v) >= 1.0 && std::fabs(v) < 1e15;
+  while (plain_range && std::strchr(text, 'e') && digits < 17) std::snprintf(text, sizeof text, "%.*g", ++digits, v);
   return text;
 }
 

@@ -43,12 +43,13 @@ Box recv_box(const Box& owned, const std::array<int, 3>& d, int width, const Sta
 
 }  // namespace Impl
 
-void check_halo_width(int rank, const Box& owned, int width) {
+void check_halo_width(int rank, const Box& owned, int width, const std::array<int, 3>& dims) {
   for (int a = 0; a < 3; ++a)
     if (owned.extent(a) < width)
       throw HaloWidthError("rank " + std::to_string(rank) + " owns " + std::to_string(owned.extent(a)) +
                            " cells along " + "xyz"[a] + ", fewer than the halo width " + std::to_string(width) +
-                           ": use fewer ranks along that axis or a narrower halo");
+                           (dims[a] > 1 ? ": use fewer ranks along that axis or a narrower halo"
+                                        : std::string(": the grid needs at least that many cells along ") + "xyz"[a]));
 }
 
 HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,
@@ -58,7 +59,7 @@ HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloSh
       num_fields_(int(fields.size())),
       device_messages_(device_messages) {
   const Box& owned = decomposition.local();
-  check_halo_width(decomposition.rank(), owned, width);
+  check_halo_width(decomposition.rank(), owned, width, decomposition.dims());
   std::size_t send_total = 0, recv_total = 0;
   for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)

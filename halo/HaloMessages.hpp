@@ -22,6 +22,7 @@
 #include <Kokkos_Core.hpp>
 #include <mpi.h>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -42,8 +43,9 @@ class HaloWidthError : public InputError {
 };
 
 //! Throws HaloWidthError when `rank`'s box `owned` is thinner than `width`
-//! cells along an axis (its neighbours' halos would reach past it).
-void check_halo_width(int rank, const Box& owned, int width);
+//! cells along an axis (its neighbours' halos would reach past it), on
+//! a grid of `dims` ranks (the remedy named depends on them).
+void check_halo_width(int rank, const Box& owned, int width, const std::array<int, 3>& dims);
 
 class HaloMessages {
  public:

@@ -61,7 +61,8 @@ const DeckKey output_write_every =
         .defaults(OutputConfig{}.write_every)
         .in("steps")
         .at_least(0, "must be >= 0 (0 turns field output off)")
-        .means("HDF5 + XDMF field output cadence; 0 turns output off (scaling runs)");
+        .means("HDF5 + XDMF field output cadence, and the initial and last states; 0 turns output off (scaling "
+               "runs)");
 const DeckKey output_dir = DeckKey("output.dir", K::String)
                                .defaults(OutputConfig{}.directory)
                                .means("directory for `PREFIX_STEP.h5`, `PREFIX_STEP.xmf` and the time series "

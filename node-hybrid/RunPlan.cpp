@@ -263,7 +263,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const N
         const Box box = block_of(global, dims, coords);
         if (box.num_cells() < survey.smallest.num_cells()) survey.smallest = box;
         try {
-          check_halo_width(i + dims[X] * (j + dims[Y] * k), box, width);
+          check_halo_width(i + dims[X] * (j + dims[Y] * k), box, width, dims);
         } catch (const HaloWidthError& e) {
           blame_halo_width(deck, config, node, e.reason());
         }

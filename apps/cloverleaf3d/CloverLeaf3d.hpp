@@ -114,6 +114,12 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   void advance(double /*time*/, double dt, Timers& timers) override;
 
+  //! The viscosity of the current state, as the reference's visualisation dump writes it.
+  void prepare_output() override {
+    Timers untimed;  // not a step's work
+    viscosity_and_limit(untimed);
+  }
+
   //! Field summary over all ranks (collective).
   Summary summary() const;
 
@@ -172,6 +178,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   }
 
   using Chain = SlabChain<DeviceExec, HostExec>;
+
+  // The reference's viscosity() and calc_dt() on the current state: the
+  // viscosity into its field, and the smallest cell limit on dt (collective).
+  double viscosity_and_limit(Timers& timers);
 
   // The kernels `record(chain)` appends, as one chain timed as `phase`.
   template <class Record>
@@ -278,23 +288,25 @@ std::string CloverLeaf3d<DeviceExec, HostExec>::non_finite() const {
 }
 
 template <class DeviceExec, class HostExec>
-double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
+double CloverLeaf3d<DeviceExec, HostExec>::viscosity_and_limit(Timers& timers) {
   const Mesh mesh = mesh_;
-  domain_.begin_step();
   domain_.exchange(TIMESTEP_HALO, timers);
   const CloverParams params = params_;
-  double limit;
-  {
-    auto t = timers.time("viscosity and timestep");
-    limit = domain_.template reduce<Min>([=](const auto& f) {
-      return ViscousTimestepLimit{
-          Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
-                    f[ZVEL0].cells()},
-          TimestepLimit(mesh, params, f[DENSITY0].cells(), f[SOUNDSPEED].cells(), f[XVEL0].cells(),
-                        f[YVEL0].cells(), f[ZVEL0].cells()),
-          f[VISCOSITY].cells()};
-    });
-  }
+  auto t = timers.time("viscosity and timestep");
+  return domain_.template reduce<Min>([=](const auto& f) {
+    return ViscousTimestepLimit{
+        Viscosity{mesh, f[DENSITY0].cells(), f[PRESSURE].cells(), f[XVEL0].cells(), f[YVEL0].cells(),
+                  f[ZVEL0].cells()},
+        TimestepLimit(mesh, params, f[DENSITY0].cells(), f[SOUNDSPEED].cells(), f[XVEL0].cells(),
+                      f[YVEL0].cells(), f[ZVEL0].cells()),
+        f[VISCOSITY].cells()};
+  });
+}
+
+template <class DeviceExec, class HostExec>
+double CloverLeaf3d<DeviceExec, HostExec>::next_dt(Timers& timers) {
+  domain_.begin_step();
+  const double limit = viscosity_and_limit(timers);
   const double dt = std::min({limit, dt_old_ * params_.timestep_rise, params_.max_timestep});
   if (!(dt >= params_.min_timestep))
     throw RunStopped("cloverleaf3d: time step " + number_text(dt) + " below the minimum " +

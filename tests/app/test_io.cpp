@@ -538,7 +538,7 @@ TEST(StartUp, AFreshRunRefusesToOverwriteAnEarlierRun) {
   overwrite.push_back("--overwrite");
   const test::DriverRun replaced = test::run_driver(MPI_COMM_WORLD, overwrite);
   EXPECT_EQ(replaced.code, 0) << replaced.err;
-  EXPECT_EQ(replaced.err, test::on_rank0("strata: note: --overwrite: deleted an earlier run's 9 output files in " +
+  EXPECT_EQ(replaced.err, test::on_rank0("strata: note: --overwrite: deleted an earlier run's 11 output files in " +
                                          dir + " and 2 checkpoints in " + dir + "\n"));
   if (world_rank() == 0) {
     EXPECT_FALSE(fs::exists(dir + "/heat3d_000005.h5"));
@@ -657,12 +657,13 @@ TEST(RunReport, AFailedReportWriteNamesTheFileAndTheReason) {
 // metadata.
 TEST(FieldOutput, AFailedWriteStopsTheRunWithTheFileNamed) {
   const std::string dir = scratch_dir("full");
+  // Output starts with the initial state, checkpoints at the first multiple.
   const struct {
     rlim_t limit;
-    std::string writes, file, bytes;  // bytes reserved when refused ("": any number)
+    std::string writes, stopped, file, bytes;  // bytes reserved when refused ("": any number)
   } cases[] = {
-      {1024, "output.write_every=10", dir + "/heat3d_000010.h5", "65536"},
-      {160 * 1024, "checkpoint.every=10", dir + "/heat3d_000010.chk.h5", ""},
+      {1024, "output.write_every=10", "step 0 (t = 0.000000e+00)", dir + "/heat3d_000000.h5", "65536"},
+      {160 * 1024, "checkpoint.every=10", "step 10 (t = 2.597403e-02)", dir + "/heat3d_000010.chk.h5", ""},
   };
   for (const auto& c : cases) {
     struct rlimit before {};
@@ -676,7 +677,7 @@ TEST(FieldOutput, AFailedWriteStopsTheRunWithTheFileNamed) {
     std::signal(SIGXFSZ, SIG_DFL);
     EXPECT_EQ(run.code, 1) << c.writes;
     if (world_rank() == 0) {
-      const std::string head = "strata: the run stopped at step 10 (t = 2.597403e-02): " + c.file +
+      const std::string head = "strata: the run stopped at " + c.stopped + ": " + c.file +
                                ": cannot reserve disk space for it (",
                         tail = " bytes): File too large\n";
       // No ASSERT here: the other ranks go on to the next case's collectives.
