@@ -89,7 +89,7 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
     check_memory(deck, config, node, layout_of, footprint, ranks_on_node(comm));
     run.sim = app.build(decomposition);
   } catch (const HaloWidthError& e) {
-    blame_halo_width(deck, config, node, e.reason());
+    blame_halo_width(deck, config, node, e);
   }
 }
 
@@ -170,6 +170,7 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
     if (output && step % config.output.write_every == 0) write_output(step, time);
     if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
       write(step, time, [&] {
+        sim.prepare_output();
         io::write_checkpoint(comm, io::checkpoint_path(config, step), sim, io::Clock{step, time, dt}, config,
                              deck.dump(), decomposition.local());
       });

@@ -8,7 +8,6 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <functional>

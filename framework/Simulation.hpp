@@ -133,9 +133,9 @@ class Simulation {
   virtual std::vector<std::string> checkpoint_fields() const { return field_names(); }
   //! Where a checkpoint field's values sit (framework/Stagger.hpp).
   virtual Stagger stagger(const std::string& /*name*/) const { return cell_centred(); }
-  //! Before field output (collective): fields a step computes from the
-  //! state it starts from (CloverLeaf's viscosity) computed from the
-  //! current state, so that a file shows one state.
+  //! Before a file is written, output or checkpoint (collective): fields a
+  //! step computes from the state it starts from (CloverLeaf's viscosity)
+  //! computed from the current state, so that a file shows one state.
   virtual void prepare_output() {}
   //! This rank's values of a field for a file (output or checkpoint) on
   //! `box` (global indices), a z-block of what it writes: its owned cells,

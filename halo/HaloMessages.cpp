@@ -44,12 +44,15 @@ Box recv_box(const Box& owned, const std::array<int, 3>& d, int width, const Sta
 }  // namespace Impl
 
 void check_halo_width(int rank, const Box& owned, int width, const std::array<int, 3>& dims) {
-  for (int a = 0; a < 3; ++a)
-    if (owned.extent(a) < width)
-      throw HaloWidthError("rank " + std::to_string(rank) + " owns " + std::to_string(owned.extent(a)) +
-                           " cells along " + "xyz"[a] + ", fewer than the halo width " + std::to_string(width) +
-                           (dims[a] > 1 ? ": use fewer ranks along that axis or a narrower halo"
-                                        : std::string(": the grid needs at least that many cells along ") + "xyz"[a]));
+  for (int a = 0; a < 3; ++a) {
+    if (owned.extent(a) >= width) continue;
+    const bool split = dims[a] > 1;
+    const std::string remedy = split ? std::string("use fewer ranks along that axis or a narrower halo")
+                                     : std::string("the grid needs at least that many cells along ") + "xyz"[a];
+    throw HaloWidthError("rank " + std::to_string(rank) + " owns " + std::to_string(owned.extent(a)) + " cells along " +
+                             "xyz"[a] + ", fewer than the halo width " + std::to_string(width) + ": " + remedy,
+                         split);
+  }
 }
 
 HaloMessages::HaloMessages(const Decomposition& decomposition, int width, HaloShape shape,

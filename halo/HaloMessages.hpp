@@ -32,14 +32,18 @@ namespace strata {
 enum class HaloShape { Faces, Full };
 
 //! A rank owns fewer cells along an axis than the halo is wide: what() says
-//! "halo: " and the reason, reason() the reason alone (for the key to blame).
+//! "halo: " and the reason, reason() the reason alone (for the key to blame);
+//! axis_split(): several ranks share that axis (fewer would do).
 class HaloWidthError : public InputError {
  public:
-  explicit HaloWidthError(const std::string& reason) : InputError("halo: " + reason), reason_(reason) {}
+  HaloWidthError(const std::string& reason, bool axis_split)
+      : InputError("halo: " + reason), reason_(reason), axis_split_(axis_split) {}
   const std::string& reason() const { return reason_; }
+  bool axis_split() const { return axis_split_; }
 
  private:
   std::string reason_;
+  bool axis_split_;
 };
 
 //! Throws HaloWidthError when `rank`'s box `owned` is thinner than `width`

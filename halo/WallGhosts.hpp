@@ -48,7 +48,9 @@ using WallConditions = std::array<WallCondition, 3>;
 //! Which wall ghosts to fill. Most wall ghosts mirror owned cells and can be
 //! filled before the halo arrives, so the interior may reach the walls while
 //! messages are in flight; only the pieces that lie in the ghost range of a
-//! neighbour face (edges and corners) mirror halo cells and must wait.
+//! neighbour face (edges and corners) mirror halo cells and must wait, and,
+//! on a box as thin as the ghosts are deep, a wall's deepest layers that
+//! mirror cells across the other side.
 enum class WallFill {
   All,         //!< everything (halo ghosts must be in place)
   BeforeHalo,  //!< the pieces that mirror owned cells only
@@ -73,7 +75,8 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
   const Box owned = field.owned();
   const Stagger s = field.stagger();
   // The valid cells (the app computes a staggered axis's wall node), with
-  // the walls' ghosts (`own`), and with the neighbours' ghosts too (`whole`).
+  // the walls' ghosts that mirror them (`own`), and with every ghost, the
+  // neighbours' too (`whole`).
   // The node shared across a side without a wall may come with the halo (the
   // slab interface copies its plane), so its wall ghosts are not `own`.
   const Box valid = valid_box(owned, s);
@@ -97,8 +100,8 @@ WallGhostBoxes wall_ghost_boxes(const Field<MemorySpace>& field, const FaceMask&
     // side: such layers (the deepest) wait for the halo, and so do the
     // pieces of other walls that span them (their ghosts mirror the same cells).
     const int reach_in = h + condition.mirror_inset;
-    const int lower_waits = is_wall[axis][1] ? 0 : std::max(0, reach_in + s[axis] - owned.extent(axis));
-    const int upper_waits = is_wall[axis][0] ? 0 : std::max(0, reach_in - owned.extent(axis));
+    const int lower_waits = is_wall[axis][1] ? 0 : std::clamp(reach_in + s[axis] - owned.extent(axis), 0, h);
+    const int upper_waits = is_wall[axis][0] ? 0 : std::clamp(reach_in - owned.extent(axis), 0, h);
     whole.lo[axis] -= h;
     whole.hi[axis] += h;
     if (is_wall[axis][0]) own.lo[axis] -= h - lower_waits;

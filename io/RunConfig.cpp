@@ -1,7 +1,7 @@
 #include "io/RunConfig.hpp"
 
-#include "framework/TimeLoop.hpp"
 #include "framework/NumberText.hpp"
+#include "framework/TimeLoop.hpp"
 #include "io/RunKeys.hpp"
 
 #include <algorithm>

@@ -19,6 +19,7 @@
 #include "node-hybrid/HybridReport.hpp"
 #include "node-hybrid/HybridSettings.hpp"
 #include "node-hybrid/RankStore.hpp"
+#include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/SlabPair.hpp"
 #include "node-hybrid/StreamedSlab.hpp"
 

@@ -117,7 +117,9 @@ RankFootprint rank_footprint(const io::RunConfig& config, const NodeConfig& node
     const int stepped = int(layout.domain.stepped.size());
     f.min_chunk_planes = min_chunk_planes(layout.domain.tiling.steps, layout.domain.reach);
     f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, layout.domain.reach, stepped, f.min_chunk_planes);
-    if (f.device_budget > 0 && slab_field_bytes(box, f.ghosts, f.fields) > f.device_budget)
+    // As HybridSlabs::may_stream: a tuned cut may leave any device slab, a fixed one the deck's.
+    const Box may_outgrow = node.hybrid.share_for(host_name()).automatic ? box : device;
+    if (f.device_budget > 0 && slab_field_bytes(may_outgrow, f.ghosts, f.fields) > f.device_budget)
       f.store_bytes = RankStore::bytes(box, f.ghosts, f.fields);
   }
   return f;
@@ -230,8 +232,10 @@ void blame_rank_grid(io::Deck& deck, const io::RunConfig& config, const std::str
 }
 
 void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node,
-                      const std::string& reason) {
-  if (node.halo.width > 0) deck.root().section("halo").fail("width", reason);
+                      const HaloWidthError& e) {
+  const std::string& reason = e.reason();
+  if (node.halo.width > 0)
+    deck.root().section("halo").fail("width", e.axis_split() ? e.reason() : e.reason() + ", or a narrower halo.width");
   if (node.time_tiling.steps > 1 && !node.time_tiling.automatic)
     deck.root().section("time_tiling").fail(
         "steps", reason + " (a cycle of " + std::to_string(node.time_tiling.steps) +
@@ -265,7 +269,7 @@ RankGridSurvey survey_ranks(io::Deck& deck, const io::RunConfig& config, const N
         try {
           check_halo_width(i + dims[X] * (j + dims[Y] * k), box, width, dims);
         } catch (const HaloWidthError& e) {
-          blame_halo_width(deck, config, node, e.reason());
+          blame_halo_width(deck, config, node, e);
         }
         const auto sweep = halo_cells(box, coords, dims, config.grid.periodic, width, domain.sweeps_per_exchange <= 1);
         const std::int64_t sweep_bytes =
@@ -351,19 +355,24 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const NodeConfig& no
   if (!domain.groups.empty())
     out << "  halo groups: " << domain.groups.size() << ", " << bytes_text(double(survey.group_bytes))
         << " received by the busiest rank when each is exchanged once\n";
-  const auto volume = [&](const char* what, int every, std::size_t fields, const std::string& dir) {
+  // Output also holds the initial and the last state (apps/Driver.cpp).
+  const auto volume = [&](const char* what, int every, bool ends, std::size_t fields, const std::string& dir) {
     out << "  " << what << ": ";
     if (every == 0) {
       out << "none\n";
       return;
     }
     const double bytes = double(cells) * double(fields) * sizeof(double);
-    out << "every " << every << " steps, " << bytes_text(bytes) << " each";
-    if (steps) out << ", " << *steps / every << " in the run = " << bytes_text(bytes * (*steps / every));
+    out << (ends ? "at the start, every " : "every ") << every << " steps" << (ends ? " and at the end, " : ", ")
+        << bytes_text(bytes) << " each";
+    if (steps) {
+      const int files = *steps / every + (ends ? 1 + (*steps % every != 0) : 0);
+      out << ", " << files << " in the run = " << bytes_text(bytes * files);
+    }
     out << " in " << dir << "\n";
   };
-  volume("output", config.output.write_every, layout.state_fields.size(), config.output.directory);
-  volume("checkpoints", config.checkpoint.every, layout.state_fields.size() + layout.restart_fields.size(),
+  volume("output", config.output.write_every, true, layout.state_fields.size(), config.output.directory);
+  volume("checkpoints", config.checkpoint.every, false, layout.state_fields.size() + layout.restart_fields.size(),
          config.checkpoint.directory);
   // The keys the run builds for its box: the tuned split's, else the tiling's.
   TimeTilingSettings tiling = node.time_tiling;

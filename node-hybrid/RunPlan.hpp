@@ -22,6 +22,8 @@
 
 namespace strata {
 
+class HaloWidthError;  // halo/HaloMessages.hpp
+
 //! What the deck's app allocates and writes, given the deck's node sections,
 //! on a rank grid whose smallest box is `smallest` (the app registry's app_layout).
 using LayoutOf = std::function<AppLayout(const NodeConfig&, const std::array<int, 3>& smallest)>;
@@ -71,7 +73,7 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig&
 //! A halo wider than a rank's box: blames halo.width if given, else the
 //! tiled cycle's steps that set it, else the rank grid.
 [[noreturn]] void blame_halo_width(io::Deck& deck, const io::RunConfig& config, const NodeConfig& node,
-                                   const std::string& reason);
+                                   const HaloWidthError& e);
 
 //! Refuses, before anything is built, what would stop the time loop of an
 //! app with a fixed dt whose stable step on the deck's grid is `stable_dt`

@@ -101,7 +101,7 @@ struct AdvecCellSweep {
     const double sigma4 = 2.0 - sigmat;
     double upwind, donor, downwind;
     pick(density1, upwind, donor, downwind);
-    const double mf = vf * (donor + cell_limiter(upwind, donor, downwind, sigmat, sigma3, sigma4));
+    const double mf = cell_mass_flux(vf, donor_volume, upwind, donor, downwind);
     const double sigmam = ::fabs(mf) / (donor * donor_volume);
     pick(energy1, upwind, donor, downwind);
     return {mf, mf * (donor + cell_limiter(upwind, donor, downwind, sigmam, sigma3, sigma4))};

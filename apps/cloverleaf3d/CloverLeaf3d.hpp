@@ -179,6 +179,10 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
 
   using Chain = SlabChain<DeviceExec, HostExec>;
 
+  // The sweeps' order this step: x, y, z or z, y, x.
+  int first_axis() const { return advect_x_first_ ? X : Z; }
+  int last_axis() const { return advect_x_first_ ? Z : X; }
+
   // The reference's viscosity() and calc_dt() on the current state: the
   // viscosity into its field, and the smallest cell limit on dt (collective).
   double viscosity_and_limit(Timers& timers);
@@ -419,7 +423,7 @@ auto CloverLeaf3d<DeviceExec, HostExec>::lagged_wall_flux(int axis) const {
   const int z_lo = global.lo[Z], z_hi = global.hi[Z], x_lo = global.lo[X], x_hi = global.hi[X];
   // Along y, above the upper z wall, the y cell sweep's (the second) cell volumes.
   const Mesh mesh = mesh_;
-  const int second = advect_x_first_ ? Z : X;
+  const int second = last_axis();
   // It reads the plane two inside the wall (below the lower one), or the
   // ghost plane and the face above it (above the upper one, along y).
   return slab_kernel(lines, PlaneReach{2}, [=](const auto& f) {
@@ -437,7 +441,7 @@ auto CloverLeaf3d<DeviceExec, HostExec>::cell_volumes(int axis, int sweep) const
                                      : sweep == 2 ? AdvecCellVolume::TwoAxes
                                                   : AdvecCellVolume::OneAxis;
   // The middle (y) sweep also counts the flux of the axis still to come.
-  const int second = advect_x_first_ ? Z : X;
+  const int second = last_axis();
   // pre_vol of the cells a sweep reads: its own and one each side along the axis.
   return slab_kernel(bounds_along(axis, -1, 1, 0, 0), PlaneReach{1}, [=](const auto& f) {
     return AdvecCellVolume{mesh, form, axis, second,
@@ -448,7 +452,7 @@ auto CloverLeaf3d<DeviceExec, HostExec>::cell_volumes(int axis, int sweep) const
 
 template <class DeviceExec, class HostExec>
 void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
-  const int first = advect_x_first_ ? X : Z, last = advect_x_first_ ? Z : X;
+  const int first = first_axis(), last = last_axis();
   const char* phase = "advection chains";
   // What runs before a cell sweep (its cell volumes; the lagged wall flux,
   // which reads the flux the sweep replaces) goes with the momentum sweep's
@@ -516,7 +520,7 @@ void CloverLeaf3d<DeviceExec, HostExec>::advect_momentum(Chain& chain, int axis,
     volume.later[1] = axis == X ? Z : Y;
   } else if (sweep == 2) {
     volume.count = 1;
-    volume.later[0] = advect_x_first_ ? Z : X;
+    volume.later[0] = last_axis();
   }
   // post_vol of the cells around the nodes NodeMass covers.
   const auto post_vol = slab_kernel(bounds_along(axis, -2, 2, -1, 1), PlaneReach{1}, [=](const auto& f) {

@@ -165,17 +165,10 @@ TYPED_TEST(CloverLeaf, MovingPlanesKeepsTheFieldsBitIdentical) {
     EXPECT_EQ(test::mismatches_over_ranks(r.fields[f], reference.fields[f], decomposition.local()), 0) << "field " << f;
 }
 
-// The summaries the reference code printed for the blast and sphere deck at
-// steps 0, 4, 8 and 12 (the file says how they were made).
-std::vector<SummaryRow> reference_blast_sphere() { return test::summary_file(data_dir + "/cloverleaf/blast_sphere.summary"); }
-
-// test_grid() and test_params() are tests/cloverleaf/blast_sphere.in: the
-// summaries before and after 12 steps, on every space and rank count, are
-// the reference code's to the last printed digit.
 // Output shows one state: the viscosity written with it is the one the
 // next step computes from it (the reference's visualisation dump computes
 // it there too), not the one the last step started from.
-TYPED_TEST(CloverLeaf, OutputViscosityIsTheCurrentStates) {
+TYPED_TEST(CloverLeaf, OutputHoldsTheViscosityOfTheStateItWrites) {
   const io::GridConfig grid = test_grid();
   const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(grid.cells[X], grid.cells[Y], grid.cells[Z]),
                                     test::rank_grids(MPI_COMM_WORLD).front().dims, grid.periodic);
@@ -198,6 +191,13 @@ TYPED_TEST(CloverLeaf, OutputViscosityIsTheCurrentStates) {
   EXPECT_GT(test::mismatches_over_ranks(written, last_steps, rank_block), 0) << "the state moved";
 }
 
+// The summaries the reference code printed for the blast and sphere deck at
+// steps 0, 4, 8 and 12 (the file says how they were made).
+std::vector<SummaryRow> reference_blast_sphere() { return test::summary_file(data_dir + "/cloverleaf/blast_sphere.summary"); }
+
+// test_grid() and test_params() are tests/cloverleaf/blast_sphere.in: the
+// summaries before and after 12 steps, on every space and rank count, are
+// the reference code's to the last printed digit.
 TYPED_TEST(CloverLeaf, SummariesMatchTheReferenceCode) {
   const std::vector<SummaryRow> reference = reference_blast_sphere();
   ASSERT_EQ(reference.size(), 4u);

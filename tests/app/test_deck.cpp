@@ -145,7 +145,7 @@ TEST(Driver, BadDecompositionFailsOnEveryRank) {
   EXPECT_EQ(too_thin.code, 1);
   EXPECT_EQ(too_thin.err,
             on_rank0("--set halo.width=3: halo.width: rank 0 owns 2 cells along x, fewer than the halo "
-                     "width 3: the grid needs at least that many cells along x\n"));
+                     "width 3: the grid needs at least that many cells along x, or a narrower halo.width\n"));
   // Split along the thin axis, fewer ranks along it are a remedy too.
   const DriverRun split_thin =
       run_driver({deck, "--set", "grid.cells=[4,4," + std::to_string(2 * size) + "]", "--set",
@@ -154,7 +154,7 @@ TEST(Driver, BadDecompositionFailsOnEveryRank) {
   EXPECT_EQ(split_thin.err,
             on_rank0("--set halo.width=3: halo.width: rank 0 owns 2 cells along z, fewer than the halo width 3: " +
                      std::string(size > 1 ? "use fewer ranks along that axis or a narrower halo"
-                                          : "the grid needs at least that many cells along z") +
+                                          : "the grid needs at least that many cells along z, or a narrower halo.width") +
                      "\n"));
 }
 

@@ -81,8 +81,9 @@ TEST(RunCheck, PlanFiguresMatchTheHandWorkedCase) {
   // The rank at (0, 0) has neighbours at +x (1 x 11 x 10 cells) and +y (15 x 1 x 10): 260 cells of u.
   EXPECT_EQ(line_of(plan, "halo per exchange"),
             "halo per exchange: 2.0 KiB received by the busiest rank (1 field(s), 1 layer(s), 2 neighbour(s))");
-  // u over 6300 cells is 50400 B: 4 outputs and 2 checkpoints in 20 steps.
-  EXPECT_EQ(line_of(plan, "output"), "output: every 5 steps, 49.2 KiB each, 4 in the run = 196.9 KiB in output");
+  // u over 6300 cells is 50400 B: 5 outputs (steps 0, 5, ..., 20) and 2 checkpoints in 20 steps.
+  EXPECT_EQ(line_of(plan, "output"),
+            "output: at the start, every 5 steps and at the end, 49.2 KiB each, 5 in the run = 246.1 KiB in output");
   EXPECT_EQ(line_of(plan, "checkpoints"),
             "checkpoints: every 10 steps, 49.2 KiB each, 2 in the run = 98.4 KiB in checkpoints");
 }
@@ -174,12 +175,20 @@ TEST(RunCheck, TimeTilingDeepensTheHaloAndAddsEdges) {
 
 // A rank whose fields are over the device budget may stream its device
 // slab: both slabs' fields then live in one host store, the rank's planes
-// and each slab's own ghost planes.
+// and each slab's own ghost planes. At a fixed share whose device slab fits
+// the budget, nothing streams and there is no store.
 TEST(RunCheck, AStreamingRankKeepsBothSlabsInOneStore) {
-  const DriverRun run = run_driver(check_args({"--set", "grid.cells=[30,21,80]", "--set", "time_tiling.steps=2",
-                                               "--set", "hybrid.device_memory=150000B"}));
+  const std::vector<std::string> budget{"--set", "grid.cells=[30,21,80]", "--set", "time_tiling.steps=2",
+                                        "--set", "hybrid.device_memory=150000B"};
+  const DriverRun run = run_driver(check_args(budget));
+  std::vector<std::string> fitting = budget;
+  fitting.insert(fitting.end(), {"--set", "hybrid.cpu_share=0.7"});
+  const DriverRun fits = run_driver(check_args(fitting));
   ASSERT_EQ(run.code, 0) << run.err;
+  ASSERT_EQ(fits.code, 0) << fits.err;
   if (test::world_rank() != 0) return;
+  EXPECT_EQ(line_of(fits.out, "memory per rank"),
+            "memory per rank (fields, 2 arrays with 2 ghost layers): host 267.2 KiB, device 124.7 KiB" + in_this_build);
   // Planes of 19 x 15 x 8 B = 2280 B, 24 of 80 on the host: 2 x 2280 x (24 + 4) = 127680 B and
   // 2 x 2280 x (56 + 4) = 273600 B (over the budget); the store 2 x 2280 x (80 + 4 x 2) = 401280 B.
   EXPECT_EQ(line_of(run.out, "memory per rank"),

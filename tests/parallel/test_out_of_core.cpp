@@ -346,7 +346,8 @@ TEST(OutOfCoreDomain, BudgetBelowOneChunkIsRefused) {
 }
 
 // A fixed share whose device slab fits the budget runs in core, even where
-// the budget would hold no chunk of a device slab streamed at another cut.
+// the budget would hold no chunk of a device slab streamed at another cut;
+// a cut moved where the slab would not fit is refused.
 TEST(OutOfCoreDomain, AFixedShareThatFitsRunsInCore) {
   for (DomainCase c : grids_for_this_rank_count()) {
     c.steps_per_cycle = 2;
@@ -359,6 +360,9 @@ TEST(OutOfCoreDomain, AFixedShareThatFitsRunsInCore) {
     const DomainResult fitted = run_domain(c, 5);
     EXPECT_EQ(fitted.chunks, 0) << describe(c);
     EXPECT_EQ(mismatches(fitted, in_core), 0) << describe(c);
+    // Such a rank keeps no store to stream from: its cut stays where the slab fits.
+    HybridDomain<> domain(decomposition, coupled_settings(c, decomposition));
+    EXPECT_THROW(domain.set_host_planes(0), Error) << describe(c);
   }
 }
 

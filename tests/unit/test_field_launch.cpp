@@ -388,50 +388,56 @@ TYPED_TEST(FieldLaunch, WallGhostsMirrorOwnedCells) {
 // The halo arriving: every allocated value from plane `from` up changes.
 struct HaloArrives {
   CellArray<double> u;
-  int from;
+  int from;    //!< the first plane above the cut, or
+  bool above;  //!< with false, the planes below `from`
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    if (k >= from) u(i, j, k) = -1.5 - u(i, j, k);
+    if (above ? k >= from : k < from) u(i, j, k) = -1.5 - u(i, j, k);
   }
 };
 
-// Wall ghosts filled in two parts around the halo (here the planes above a
-// cut with no wall, as the slab interface copies them) hold what one fill
-// after the halo gives: the part before reads nothing the halo writes, for
-// every stagger and mirror inset, on boxes as thin as the ghosts are deep.
+// Wall ghosts filled in two parts around the halo (here the planes beyond a
+// z cut with no wall, above or below the box, as the slab interface copies
+// them) hold what one fill after the halo gives: the part before reads
+// nothing the halo writes, for every stagger and mirror inset, on boxes as
+// thin as the ghosts are deep, where some of it still comes before.
 // A staggered field has one layer fewer beyond its upper node than it has
 // ghosts: "all layers" stops there, and a depth that does not is refused.
 TYPED_TEST(FieldLaunch, WallGhostsAroundTheHaloEqualOneFillAfterIt) {
   using Exec = TypeParam;
   const int ghosts = 3;
-  const FaceMask walls = {{{true, true}, {true, true}, {true, false}}};
   WallCondition inset{WallKind::Dirichlet, 0.5};
   inset.mirror_inset = 1;
-  for (const Stagger& s : {cell_centred(), face_centred(X), face_centred(Z), node_centred()})
-    for (const WallCondition& z_wall : {WallCondition{WallKind::Dirichlet, 0.5}, inset})
-      for (const int depth : {2, -1})
-        for (const int nz : {2, 3, 4, 6}) {
-          const Box owned{{0, 0, 0}, {5, 4, nz}};
-          if (nz < (depth < 0 ? ghosts : depth)) continue;  // a wall needs as many owned cells as layers
-          const WallConditions conditions{WallCondition{WallKind::Neumann, 0.0}, inset, z_wall};
-          Field<typename Exec::memory_space> split("split", owned, ghosts, s), once("once", owned, ghosts, s);
-          for (const auto& f : {split, once}) for_each_cell("fill", Exec(), f.allocated(), FillCode{f.cells()});
-          fill_wall_ghosts(Exec(), split, walls, conditions, WallFill::BeforeHalo, depth);
-          for (const auto& f : {split, once})
-            for_each_cell("halo", Exec(), f.allocated(), HaloArrives{f.cells(), owned.hi[Z]});
-          fill_wall_ghosts(Exec(), split, walls, conditions, WallFill::AfterHalo, depth);
-          fill_wall_ghosts(Exec(), once, walls, conditions, WallFill::All, depth);
-          Exec().fence();
-          const auto expected = host_copy(once);
-          const Box a = once.allocated();
-          check_every_value(split, [&](int i, int j, int k, double value) {
-            ASSERT_EQ(value, expected(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]))
-                << "stagger " << s[X] << s[Y] << s[Z] << ", z inset " << z_wall.mirror_inset << ", depth " << depth
-                << ", " << nz << " planes, cell " << i << "," << j << "," << k;
-          });
-          if (s != cell_centred()) {
-            EXPECT_THROW(wall_ghost_boxes(once, walls, conditions, WallFill::All, ghosts), Error);
+  for (const bool cut_above : {true, false})
+    for (const Stagger& s : {cell_centred(), face_centred(X), face_centred(Z), node_centred()})
+      for (const WallCondition& z_wall : {WallCondition{WallKind::Dirichlet, 0.5}, inset})
+        for (const int depth : {2, -1})
+          for (const int nz : {2, 3, 4, 6}) {
+            const Box owned{{0, 0, 0}, {5, 4, nz}};
+            if (nz < (depth < 0 ? ghosts : depth)) continue;  // a wall needs as many owned cells as layers
+            const FaceMask walls = {{{true, true}, {true, true}, {cut_above, !cut_above}}};
+            const WallConditions conditions{WallCondition{WallKind::Neumann, 0.0}, inset, z_wall};
+            Field<typename Exec::memory_space> split("split", owned, ghosts, s), once("once", owned, ghosts, s);
+            for (const auto& f : {split, once}) for_each_cell("fill", Exec(), f.allocated(), FillCode{f.cells()});
+            fill_wall_ghosts(Exec(), split, walls, conditions, WallFill::BeforeHalo, depth);
+            for (const auto& f : {split, once})
+              for_each_cell("halo", Exec(), f.allocated(),
+                            HaloArrives{f.cells(), cut_above ? owned.hi[Z] : owned.lo[Z], cut_above});
+            fill_wall_ghosts(Exec(), split, walls, conditions, WallFill::AfterHalo, depth);
+            fill_wall_ghosts(Exec(), once, walls, conditions, WallFill::All, depth);
+            Exec().fence();
+            const auto expected = host_copy(once);
+            const Box a = once.allocated();
+            check_every_value(split, [&](int i, int j, int k, double value) {
+              ASSERT_EQ(value, expected(k - a.lo[Z], j - a.lo[Y], i - a.lo[X]))
+                  << "stagger " << s[X] << s[Y] << s[Z] << ", z inset " << z_wall.mirror_inset << ", depth " << depth
+                  << ", " << nz << " planes, the cut " << (cut_above ? "above" : "below") << ", cell " << i << "," << j
+                  << "," << k;
+            });
+            EXPECT_FALSE(wall_ghost_boxes(once, walls, conditions, WallFill::BeforeHalo, depth).boxes.empty());
+            if (s != cell_centred()) {
+              EXPECT_THROW(wall_ghost_boxes(once, walls, conditions, WallFill::All, ghosts), Error);
+            }
           }
-        }
 }
 
 // A flux through x-faces, as CloverLeaf mirrors it: odd across x-walls
