@@ -149,40 +149,36 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
   if (!restarted) return 1;
   if (rank == 0) print_header(run, restart_path, settings.first_step, out);
 
+  // The files due at a step, of one state: fields a step computes from its
+  // starting state are computed for it first (Simulation::prepare_output).
   // A write that fails (a full disk, a directory gone) ends the run on every
   // rank, its file named once; the files written before stay as they were.
-  const auto write = [&](int step, double time, const auto& body) {
+  const auto write = [&](int step, double time, double dt, bool fields, bool checkpoint) {
+    if (!fields && !checkpoint) return;
     std::optional<std::string> failure;
     try {
-      body();
+      sim.prepare_output();
+      if (fields) output->write(sim, step, time);
+      if (checkpoint)
+        io::write_checkpoint(comm, io::checkpoint_path(config, step), sim, io::Clock{step, time, dt}, config,
+                             deck.dump(), decomposition.local());
     } catch (const std::exception& e) {
       failure = stopped_at(step, time) + e.what();
     }
     if (!all_ranks_ok(comm, failure, err)) throw WriteFailed{};
   };
-  const auto write_output = [&](int step, double time) {
-    write(step, time, [&] {
-      sim.prepare_output();
-      output->write(sim, step, time);
-    });
-  };
   settings.after_step = [&](int step, double time, double dt) {
-    if (output && step % config.output.write_every == 0) write_output(step, time);
-    if (config.checkpoint.every > 0 && step % config.checkpoint.every == 0)
-      write(step, time, [&] {
-        sim.prepare_output();
-        io::write_checkpoint(comm, io::checkpoint_path(config, step), sim, io::Clock{step, time, dt}, config,
-                             deck.dump(), decomposition.local());
-      });
+    write(step, time, dt, output && step % config.output.write_every == 0,
+          config.checkpoint.every > 0 && step % config.checkpoint.every == 0);
   };
   // The series holds the initial state and the last one, whatever the
   // cadence (as the CloverLeaf codes' visualisation dumps do).
   TimeLoopResult result;
   try {
-    if (output && cli.restart.empty()) write_output(settings.first_step, settings.first_time);
+    if (output && cli.restart.empty()) write(settings.first_step, settings.first_time, 0.0, true, false);
     result = run_time_loop(sim, settings, decomposition.comm(), out);
     if (output && result.outcome == RunOutcome::Completed && result.steps % config.output.write_every != 0)
-      write_output(result.steps, result.time);
+      write(result.steps, result.time, result.dt, true, false);
   } catch (const WriteFailed&) {
     return 1;
   }

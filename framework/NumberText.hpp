@@ -23,12 +23,10 @@ inline std::string number_text(double v) {
 //! 2e+03): a value as a deck would give it.
 inline std::string shortest_number_text(double v) {
   char text[32];
-  int digits = 1;
-  for (; digits < 17; ++digits) {
-    std::snprintf(text, sizeof text, "%.*g", digits, v);
-    if (std::strtod(text, nullptr) == v) break;
-  }
-  std::snprintf(text, sizeof text, "%.*g", digits, v);
+  int digits = 0;
+  do
+    std::snprintf(text, sizeof text, "%.*g", ++digits, v);
+  while (digits < 17 && std::strtod(text, nullptr) != v);
   const bool plain_range = std::fabs(v) >= 1.0 && std::fabs(v) < 1e15;
   while (plain_range && std::strchr(text, 'e') && digits < 17) std::snprintf(text, sizeof text, "%.*g", ++digits, v);
   return text;

@@ -107,11 +107,12 @@ class HybridSlabs {
     const int planes = decomposition_.local().extent(Z);
     STRATA_REQUIRE(host_planes >= 0 && host_planes <= planes,
                    "host planes " << host_planes << " outside [0, " << planes << "]");
-    STRATA_REQUIRE(store_ || !outgrows_budget(settings_, device_box(host_planes)),
-                   "host planes " << host_planes << ": the device slab would outgrow hybrid.device_memory, and "
-                                  "a fixed share's rank keeps no store to stream it from");
+    const bool outgrows = outgrows_budget(settings_, device_box(host_planes));
+    STRATA_REQUIRE(store_ || !outgrows, "host planes " << host_planes
+                                                       << ": the device slab would outgrow hybrid.device_memory, and "
+                                                          "a fixed share's rank keeps no store to stream it from");
     // A device slab that fits at the new cut gives the chunk buffers' memory to its fields.
-    if (streamed_ && !outgrows_budget(settings_, device_box(host_planes))) streamed_->release();
+    if (streamed_ && !outgrows) streamed_->release();
     const DeviceExec device_exec = pair_.device.exec;
     const HostExec host_exec = pair_.host.exec;
     if (store_) {
