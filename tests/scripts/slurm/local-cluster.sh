@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # A one-node Slurm cluster on this machine, for tests: munged, slurmctld and
 # slurmd from Debian's packages, all state under one directory, no systemd.
-#   tests/scripts/slurm/local-cluster.sh start DIR   # prints "export SLURM_CONF=..."
+#   tests/scripts/slurm/local-cluster.sh start DIR [bound]  # prints "export SLURM_CONF=..."
 #   tests/scripts/slurm/local-cluster.sh stop DIR
-# Runs as root (slurmd needs it); declares 8 CPUs whatever the core count.
+# Runs as root (slurmd needs it). Declares 8 CPUs whatever the core count and
+# binds nothing; with `bound`, the machine's own CPUs, and tasks are bound to
+# them (task/affinity) as on a production cluster.
 set -euo pipefail
 action=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
+cpus=8 task_plugin=task/none
+if [[ ${3:-} == bound ]]; then
+  cpus=$(nproc) task_plugin=task/affinity
+fi
 
 stop() {
   for daemon in slurmd slurmctld munged; do
@@ -29,11 +35,11 @@ start() {
   cat >"$dir/slurm.conf" <<CONF
 ClusterName=strata-test
 SlurmctldHost=$host(127.0.0.1)
-NodeName=$host NodeAddr=127.0.0.1 CPUs=8 Sockets=1 CoresPerSocket=8 ThreadsPerCore=1 State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 State=UNKNOWN
 PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 SlurmdParameters=config_overrides
 ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
+TaskPlugin=$task_plugin
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 MpiDefault=pmix

@@ -59,4 +59,10 @@ PY
 done
 # The results table every run appended to.
 [[ $(wc -l <"$work/weak/results.csv") -eq 9 ]] || fail "weak/results.csv should hold a header and 8 rows"
+# A point whose job left no report is named, and the collection fails after its table.
+rm "$work/weak/weak_np004_share0.5.json"
+if "$python" "$root/jobs/collect.py" "$work/weak" >"$work/partial.out" 2>&1; then fail "a missing report passed"; fi
+grep -q "no usable report for point weak_np004_share0.5" "$work/partial.out" \
+  || { cat "$work/partial.out" >&2; fail "the point without a report is not named"; }
+grep -q "weak scaling, 7 runs" "$work/partial.out" || fail "the other runs are not tabled"
 echo "PASS: weak and strong studies ran under Slurm and were collected"
