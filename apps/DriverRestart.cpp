@@ -7,6 +7,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <exception>
@@ -166,9 +167,13 @@ void check_deck_changes(io::Deck& deck, const io::RunConfig& config, const io::R
   if (!allow)
     throw InputError(head + "the deck changes keys a restart keeps (the app, grid, " + config.app +
                      " and time.dt/cfl; --allow-changes restarts anyway):" + list);
+  const bool dt_changed = std::any_of(changes.begin(), changes.end(), [](const DeckChange& c) {
+    return c.key == "time.dt" || c.key == "time.cfl";
+  });
   if (rank == 0)
     err << "strata: warning: " << head << "continuing with keys changed since the checkpoint (--allow-changes):"
-        << list << std::endl;
+        << list << (dt_changed ? "\n  (the run keeps the checkpoint's dt, " + number_text(from.clock.dt) + ")" : "")
+        << std::endl;
 }
 
 void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation& sim, const io::Restart& from,
@@ -189,6 +194,11 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
     return;
   }
   settings.dt = clock.dt;
+  // Unchanged physics keep the checkpoint's dt stable; changed ones (--allow-changes) may not.
+  if (clock.dt > sim.stable_dt())
+    time.fail(config.time.dt ? "dt" : "cfl", "the checkpoint's dt " + number_text(clock.dt) +
+                                                 " exceeds the stability limit " + number_text(sim.stable_dt()) +
+                                                 " of " + config.app + " with this deck (a restart keeps the checkpoint's dt)");
   if (const auto problem = check_step_plan(settings, sim.stable_dt()))
     time.fail(problem->key == "dt" && !config.time.dt ? "end_time" : problem->key,
               problem->message + " (a restart keeps the checkpoint's dt)");

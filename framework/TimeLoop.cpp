@@ -122,6 +122,9 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       std::snprintf(line, sizeof line, "running to t = %.6g or step %s, dt chosen by the app each step, on %lld cells\n",
                     end_time, settings.steps ? std::to_string(*settings.steps).c_str() : "(none)",
                     static_cast<long long>(sim.global_cells()));
+    else if (settings.first_step > 0)
+      std::snprintf(line, sizeof line, "running steps %d to %d of dt = %.6e on %lld cells\n", settings.first_step + 1,
+                    result.steps, result.dt, static_cast<long long>(sim.global_cells()));
     else
       std::snprintf(line, sizeof line, "running %d steps of dt = %.6e on %lld cells\n", result.steps, result.dt,
                     static_cast<long long>(sim.global_cells()));
@@ -129,7 +132,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   }
   STRATA_REQUIRE(settings.first_step <= result.steps,
                  "restart at step " << settings.first_step << " is past the last step " << result.steps);
-  if (adaptive && settings.report_every > 0 && settings.first_step == 0) {
+  // The initial state's summary, progress lines or not (as the CloverLeaf codes print it).
+  if (adaptive && settings.first_step == 0) {
     const std::string initial = sim.diagnostics(0.0);
     if (rank == 0 && !initial.empty()) out << "  " << initial << "\n";
   }
@@ -166,6 +170,12 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
     result.time = adaptive ? result.time + result.dt : step * result.dt;
     // The reference codes' tolerance on reaching end_time.
     done = step >= result.steps || (adaptive && result.time + 1e-16 > end_time);
+    const bool checkpoint = settings.checkpoint_every > 0 && step % settings.checkpoint_every == 0;
+    if (checkpoint)
+      if (const std::string bad = sim.non_finite(); !bad.empty()) {
+        stop(bad + " (no checkpoint of it written)");
+        break;
+      }
     if (settings.after_step) settings.after_step(step, result.time, result.dt);
     const bool progress = settings.report_every > 0 && (step % settings.report_every == 0 || done);
     if (progress) {
@@ -180,8 +190,9 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
       const std::string diagnostics = sim.diagnostics(result.time);
       if (rank == 0 && !diagnostics.empty()) out << "  " << diagnostics << "\n";
     }
-    // The watchdog looks at every progress line and at the last step, so no run ends well on NaN.
-    if (progress || done)
+    // The watchdog looks at every progress line and at the last step, so no
+    // run ends well on NaN (a checkpoint's step was looked at above).
+    if ((progress || done) && !checkpoint)
       if (const std::string bad = sim.non_finite(); !bad.empty()) stop(bad);
   }
   result.steps = step;

@@ -29,6 +29,9 @@ struct TimeLoopSettings {
   //! app that advances several steps at once (time tiling) ends its cycle
   //! there, as at progress lines and the last step. 0s are ignored.
   std::vector<int> event_every;
+  //! Steps at whose multiples after_step writes a checkpoint, 0 for none:
+  //! the watchdog looks at the state before, so no NaN is kept to restart from.
+  int checkpoint_every = 0;
   //! Called with (step, time, dt) after every step a cycle ends with (every
   //! step for apps that advance one at a time, and every multiple of
   //! event_every in any case): output, checkpoints.

@@ -56,7 +56,11 @@ void apply_override(Impl::DeckSource& source, const std::string& text) {
     if (documents.size() > 1)
       throw InputError("--set " + text + ": " + path +
                        ": the value is more than one YAML document (a '---' starts a second): give one value");
-    if (!documents.empty()) value = documents[0];
+    // `key=` is the empty string, as in a shell (YAML would read null, which unsets: `key=~`).
+    if (text.find_first_not_of(" \t", eq + 1) == std::string::npos)
+      value = YAML::Node(std::string());
+    else if (!documents.empty())
+      value = documents[0];
   } catch (const YAML::Exception& e) {
     throw InputError("--set " + text + ": " + path + ": value is not valid YAML: " + e.msg);
   }
@@ -280,6 +284,16 @@ std::array<bool, 3> DeckSection::get<std::array<bool, 3>>(const std::string& key
   const auto v = get_triple<bool>(*this, child(key), key);
   record(key, YAML::Node(v));
   return v;
+}
+
+DeckSection& DeckSection::operator=(const DeckSection& other) {
+  source_ = other.source_;
+  node_.reset(other.node_);
+  path_ = other.path_;
+  line_ = other.line_;
+  known_keys_ = other.known_keys_;
+  children_ = other.children_;
+  return *this;
 }
 
 DeckSection DeckSection::section(const std::string& key) {

@@ -29,6 +29,11 @@ struct DeckSource;
 //! One mapping of the deck (the root or a nested section).
 class DeckSection {
  public:
+  DeckSection(const DeckSection&) = default;
+  //! Rebinds this section to `other`'s mapping (YAML::Node's own assignment
+  //! would overwrite the mapping this section refers to, in the deck).
+  DeckSection& operator=(const DeckSection& other);
+
   //! True when the key is present (and marks it as known).
   bool has(const std::string& key);
 

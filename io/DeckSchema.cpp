@@ -198,7 +198,11 @@ std::string DeckSchema::json_schema() const {
     const std::vector<std::string> section(path.begin(), path.end() - 1);
     make_sections(root, section);
     if (key.required && path.back() != "*") root[schema_of(section)]["required"].push_back(path.back());
-    if (path.back() == "*") make_sections(root, path);
+    if (path.back() == "*") {
+      make_sections(root, path);
+      // Any name maps to a value of the key's schema (not a section) where the key is a leaf.
+      if (key.type != KeyType::Section) root[schema_of(path)] = Json::object();
+    }
     // A section declared after keys below it keeps them.
     const Json declared = key_schema(key);
     Json& node = root[schema_of(path)];

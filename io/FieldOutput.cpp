@@ -97,18 +97,24 @@ void FieldOutput::continue_series(const Simulation& sim, int step) {
   STRATA_MPI_CHECK(MPI_Comm_rank(comm_, &rank));
   if (rank != 0) return;
   namespace fs = std::filesystem;
+  const XdmfGrid grid = xdmf_grid(grid_);
+  const XdmfFields fields = xdmf_fields(sim, grid_);
   for (const StepFile& xmf : step_files(directory_, prefix_, ".xmf")) {
-    if (xmf.step > step) break;
     const std::string h5 = step_name(prefix_, xmf.step) + ".h5";
     std::error_code error;
     if (!fs::is_regular_file(directory_ + "/" + h5, error)) continue;
     const std::optional<std::string> xml = read_text(xmf.path);
     if (!xml) continue;
-    if (const std::optional<double> time = xdmf_time(*xml)) steps_.push_back(XdmfStep{h5, *time});
+    const std::optional<double> time = xdmf_time(*xml);
+    if (!time) continue;
+    // Files of this prefix on another grid are another run's: they would join
+    // the series, and the later ones be overwritten, as this run's.
+    if (*xml != xdmf_single(grid, fields, XdmfStep{h5, *time}))
+      throw InputError(xmf.path + ": output of another run (its grid or fields differ from this run's) in "
+                       "output.dir: give another output.dir or output.prefix, or move it away");
+    if (xmf.step <= step) steps_.push_back(XdmfStep{h5, *time});
   }
-  if (!steps_.empty())
-    write_file_atomically(directory_ + "/" + prefix_ + ".xmf",
-                          xdmf_series(xdmf_grid(grid_), xdmf_fields(sim, grid_), steps_));
+  if (!steps_.empty()) write_file_atomically(directory_ + "/" + prefix_ + ".xmf", xdmf_series(grid, fields, steps_));
 }
 
 void FieldOutput::write(const Simulation& sim, int step, double time) {

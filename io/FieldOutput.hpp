@@ -30,8 +30,9 @@ class FieldOutput {
   //! For a run restarted at `step`: the outputs of steps up to `step` already
   //! in the directory (a `.h5` with the `.xmf` written after it; the time is
   //! the `.xmf`'s) open the time series, so that it covers the whole run, and
-  //! the series file is rewritten with them. Rank 0 reads and writes; call
-  //! before the first write.
+  //! the series file is rewritten with them; a step file of the prefix that
+  //! this run would not have written (another grid or fields) is an
+  //! InputError. Rank 0 reads and writes; call before the first write.
   void continue_series(const Simulation& sim, int step);
 
   //! Collective: writes every field of `sim` at `step`, `time`.

@@ -117,6 +117,7 @@ TimeLoopSettings time_loop_settings(const RunConfig& config) {
   settings.cfl = config.time.cfl;
   settings.report_every = config.output.report_every;
   settings.event_every = {config.output.write_every, config.checkpoint.every};
+  settings.checkpoint_every = config.checkpoint.every;
   return settings;
 }
 

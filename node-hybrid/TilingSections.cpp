@@ -30,8 +30,8 @@ const io::DeckKey time_tiling_steps =
                "`hybrid.device_memory` where untiled ones fit) are candidates, searched together with the host "
                "tiles on the run's first cycles and the fastest per step kept, remembered in `hybrid.tune_cache` "
                "like the CPU share; the search is part of the run, each candidate on fields as deep as its cycle "
-               "reads. For apps whose step is one update; an app of many kernels per step runs untiled and refuses "
-               "the section");
+               "reads. For apps whose step is one update; an app of many kernels per step runs untiled and takes "
+               "only `steps: 1`");
 const io::DeckKey time_tiling_tile =
     io::DeckKey("time_tiling.tile", K::Integers2)
         .defaults_to("measured")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -36,13 +37,21 @@ std::string lower(std::string s) {
   return s;
 }
 
-// Words of a line: comments (after '!') dropped, '=' separates like blanks.
+// A Fortran double-precision literal (4.0d-2) as C reads it (4.0e-2).
+std::string with_e_exponent(std::string word) {
+  static const std::regex fortran_double(R"([+-]?(\d+\.?\d*|\.\d+)d[+-]?\d+)");
+  if (std::regex_match(word, fortran_double)) word[word.find('d')] = 'e';
+  return word;
+}
+
+// Words of a line as the reference's parser reads them: lower case, comments
+// (after '!' or ';') dropped, '=' and ',' separating like blanks.
 std::vector<std::string> words(std::string line) {
-  line = line.substr(0, line.find('!'));
-  std::replace(line.begin(), line.end(), '=', ' ');
+  line = lower(line.substr(0, line.find_first_of("!;")));
+  std::replace_if(line.begin(), line.end(), [](char c) { return c == '=' || c == ','; }, ' ');
   std::istringstream in(line);
   std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
+  for (std::string w; in >> w;) out.push_back(with_e_exponent(w));
   return out;
 }
 
@@ -115,19 +124,32 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
         fail(n, "state " + w[1] + " defined twice (first at line " + std::to_string(it->second.line + 1) + ")");
       continue;
     }
-    if (reference_only_keys.count(key)) continue;
-    if (!scalar_keys.count(key)) {
-      std::set<std::string> known = scalar_keys;
-      known.insert(reference_only_keys.begin(), reference_only_keys.end());
-      known.insert("state");
-      std::string message = "unknown key '" + w[0] + "'";
-      const std::string suggestion = io::closest_match(key, known);
-      if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
-      fail(n, message);
+    // A line may give several keys (x_cells=10 y_cells=10), each followed by its value.
+    const auto is_key = [](const std::string& word) {
+      return scalar_keys.count(word) || reference_only_keys.count(word);
+    };
+    for (std::size_t i = 0; i < w.size();) {
+      const std::string& word = w[i];
+      if (!is_key(word)) {
+        if (i > 0) fail(n, w[i - 2] + ": expected one value, got '" + w[i - 1] + " " + word + "'");
+        std::set<std::string> known = scalar_keys;
+        known.insert(reference_only_keys.begin(), reference_only_keys.end());
+        known.insert("state");
+        std::string message = "unknown key '" + word + "'";
+        const std::string suggestion = io::closest_match(word, known);
+        if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+        fail(n, message);
+      }
+      const bool valued = i + 1 < w.size() && !is_key(w[i + 1]);
+      if (reference_only_keys.count(word)) {  // read by the reference only: value or not, no effect here
+        i += valued ? 2 : 1;
+        continue;
+      }
+      if (!valued) fail(n, word + ": expected one value, got none");
+      const auto [it, inserted] = values.emplace(word, Entry{w[i + 1], n});
+      if (!inserted) fail(n, word + " given twice (first at line " + std::to_string(it->second.line + 1) + ")");
+      i += 2;
     }
-    if (w.size() != 2) fail(n, key + ": expected one value, got " + std::to_string(w.size() - 1));
-    const auto [it, inserted] = values.emplace(key, Entry{w[1], n});
-    if (!inserted) fail(n, key + " given twice (first at line " + std::to_string(it->second.line + 1) + ")");
   }
   if (begin < 0) fail(0, "no *clover block");
   if (end < 0) fail(last, "*clover block has no *endclover");

@@ -1,5 +1,6 @@
 #include "apps/cloverleaf3d/CloverParams.hpp"
 
+#include "apps/cloverleaf3d/InitialState.hpp"
 #include "apps/cloverleaf3d/KnownSolutions.hpp"
 
 #include <algorithm>
@@ -125,6 +126,10 @@ CloverParams read_clover_params(io::DeckSection section, const std::array<double
   io::DeckSection states_section = section.section(states.name());
   const std::vector<std::string> ids = states_section.keys();
   if (ids.empty()) section.fail(states.name(), "at least state 1 (the background) is required");
+  if (int(ids.size()) > StateTable::max_states)
+    states_section.fail(ids[StateTable::max_states],
+                        "at most " + std::to_string(StateTable::max_states) +
+                            " states (each kernel that fills cells takes the whole table)");
   for (std::size_t n = 1; n <= ids.size(); ++n) {
     const std::string id = std::to_string(n);
     if (std::find(ids.begin(), ids.end(), id) == ids.end())

@@ -1,3 +1,4 @@
+#include "apps/cloverleaf3d/CloverIn.hpp"
 #include "apps/cloverleaf3d/CloverLeaf3d.hpp"
 #include "io/ParallelHdf5.hpp"
 #include "node-hybrid/SlabSplit.hpp"
@@ -206,6 +207,37 @@ TYPED_TEST(CloverLeaf, SummariesMatchTheReferenceCode) {
                      "step 0");
   expect_same_totals(summary_rows(Clover<TypeParam>::format_summary(r.final, 12, 0.0)).at(0), reference.back(),
                      "step 12");
+}
+
+// clover.in as the reference's parser reads it: any case, ';' comments,
+// ',' between a key's value and the next, several keys on a line, Fortran
+// D exponents, keys of the reference alone with or without a value.
+TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
+  const std::string plain =
+      "*clover\n"
+      " state 1 density=0.2 energy=1.0\n"
+      " state 2 density=1.0 energy=2.5 geometry=cuboid xmin=0.0 xmax=5.0 ymin=0.0 ymax=2.0 zmin=0.0 zmax=2.0\n"
+      " x_cells=10\n y_cells=4\n z_cells=4\n initial_timestep=4.0e-2\n end_step=5\n"
+      "*endclover\n";
+  const std::string reference_style =
+      "*CLOVER ; the block\n"
+      " State 1 Density=0.2, Energy=1.0\n"
+      " state 2 density=1.0,energy=2.5 Geometry=Cuboid xmin=0.0 xmax=5.0 ymin=0.0 ymax=2.0 zmin=0.0 zmax=2.0 ;cube\n"
+      " X_cells=10 y_cells=4 z_cells=4\n initial_timestep=4.0D-2 use_fortran_kernels\n tiles_per_chunk 1 end_step=5\n"
+      "*EndClover\n";
+  EXPECT_EQ(cloverleaf::translate_clover_in(reference_style, "r.in").yaml,
+            cloverleaf::translate_clover_in(plain, "p.in").yaml);
+  const auto error = [](const std::string& line) {
+    try {
+      cloverleaf::translate_clover_in("*clover\n state 1 density=1 energy=1\n" + line + "\n*endclover\n", "e.in");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error(" x_cells=10 20"), "e.in:3: x_cells: expected one value, got '10 20'");
+  EXPECT_EQ(error(" y_cells=4 x_cells"), "e.in:3: x_cells: expected one value, got none");
+  EXPECT_EQ(error(" x_cels=4"), "e.in:3: unknown key 'x_cels' (did you mean 'x_cells'?)");
 }
 
 // The same problem read from its clover.in by the driver, with and without

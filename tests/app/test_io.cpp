@@ -385,7 +385,7 @@ TEST(Restart, AtOrPastTheLastStepIsADeckError) {
   const test::DriverRun longer = test::run_driver(MPI_COMM_WORLD, later);
   EXPECT_EQ(longer.code, 0) << longer.err;
   if (world_rank() == 0) {
-    EXPECT_NE(longer.out.find("running 59 steps of dt = 2.564103e-03"), std::string::npos) << longer.out;
+    EXPECT_NE(longer.out.find("running steps 14 to 59 of dt = 2.564103e-03"), std::string::npos) << longer.out;
   }
   const io::Hdf5Reader first(MPI_COMM_WORLD, end_dir + "/heat3d_000013.chk.h5"),
       last(MPI_COMM_WORLD, end_dir + "/heat3d_000052.chk.h5");
@@ -427,7 +427,8 @@ TEST(Restart, AtOrPastTheEndOfARunWhoseAppPicksDtIsADeckError) {
 // A restart keeps the app, grid, app section and time.dt/cfl its checkpoint
 // ran with: a deck that changes any is refused, each key listed where it is
 // set with both values; --allow-changes continues with a warning listing
-// them. Keys free to change pass silently, and so does a default written out.
+// them (but not an unstable dt), and its files hold the deck it ran. Keys free to change pass
+// silently, and so does a default written out.
 TEST(Restart, ChangedPhysicsIsRefusedUnlessAllowed) {
   const std::string dir = scratch_dir("restart-changes");
   expect_success(MPI_COMM_WORLD, heat_run(dir, 20, {"--set", "checkpoint.every=10"}));
@@ -440,7 +441,7 @@ TEST(Restart, ChangedPhysicsIsRefusedUnlessAllowed) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   auto changed = heat_run(dir, 20, {"--restart", at10, "--set", "time.cfl=0.5", "--set",
-                                    "grid.periodic=[true,false,false]"});
+                                    "grid.periodic=[true,false,false]", "--set", "checkpoint.every=10"});
   changed.front() = changed_deck;
   const std::string list =
       "  --set grid.periodic=[true,false,false]: grid.periodic: [false, false, false] in the checkpoint, "
@@ -457,7 +458,23 @@ TEST(Restart, ChangedPhysicsIsRefusedUnlessAllowed) {
   EXPECT_EQ(allowed.code, 0) << allowed.err;
   EXPECT_EQ(allowed.err, test::on_rank0("strata: warning: --restart " + at10 +
                                         ": continuing with keys changed since the checkpoint (--allow-changes):\n" +
-                                        list));
+                                        list + "  (the run keeps the checkpoint's dt, 0.0025974)\n"));
+  // A change that makes the checkpoint's dt unstable is refused all the same.
+  const test::DriverRun unstable = test::run_driver(
+      MPI_COMM_WORLD, heat_run(dir + "/unstable", 20, {"--restart", at10, "--set", "heat3d.alpha=1", "--allow-changes"}));
+  EXPECT_EQ(unstable.code, 1);
+  EXPECT_EQ(unstable.err, test::on_rank0("strata: warning: --restart " + at10 +
+                                         ": continuing with keys changed since the checkpoint (--allow-changes):\n"
+                                         "  --set heat3d.alpha=1: heat3d.alpha: 0.5 in the checkpoint, 1 now\n" +
+                                         small_heat() + ":7: time.cfl: the checkpoint's dt 0.0025974 exceeds the "
+                                         "stability limit 0.00162338 of heat3d with this deck (a restart keeps the "
+                                         "checkpoint's dt)\n"));
+  // Its checkpoint holds the whole deck it ran, changes included.
+  const YAML::Node ran = YAML::Load(io::Hdf5Reader(MPI_COMM_WORLD, dir + "/heat3d_000020.chk.h5").attribute_string("deck"));
+  EXPECT_EQ(ran["app"].as<std::string>(), "heat3d");
+  EXPECT_EQ(ran["heat3d"]["alpha"].as<double>(), 0.6);
+  EXPECT_EQ(ran["time"]["cfl"].as<double>(), 0.5);
+  EXPECT_EQ(ran["grid"]["periodic"].as<std::vector<bool>>(), (std::vector<bool>{true, false, false}));
 
   const test::DriverRun free = test::run_driver(
       MPI_COMM_WORLD,
@@ -556,7 +573,7 @@ TEST(StartUp, AFreshRunRefusesToOverwriteAnEarlierRun) {
 
 // After a restart the time series covers the whole run: the outputs up to
 // the restart step found in output.dir open it, so that it equals the
-// series of the run had it not been interrupted.
+// series of the run had it not been interrupted; another run's are refused.
 TEST(FieldOutput, SeriesCoversTheWholeRunAcrossARestart) {
   const std::string dir = scratch_dir("series");
   const std::vector<std::string> extra{"--set", "output.write_every=5", "--set", "checkpoint.every=10"};
@@ -576,6 +593,21 @@ TEST(FieldOutput, SeriesCoversTheWholeRunAcrossARestart) {
   const test::DriverRun run = test::run_driver(MPI_COMM_WORLD, restart);
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(run.err, "");
+  if (world_rank() == 0) {
+    EXPECT_EQ(text_of(dir + "/heat3d.xmf"), whole);
+  }
+
+  // Another run's outputs in output.dir (another grid) neither join the series nor are overwritten.
+  const std::string other = dir + "/other";
+  expect_success(MPI_COMM_WORLD, heat_run(other, 10, {"--set", "checkpoint.every=10", "--set", "grid.cells=[6,6,6]"}));
+  auto into_series = heat_run(other, 20, extra);
+  into_series.insert(into_series.end(), {"--set", "grid.cells=[6,6,6]", "--set", "output.dir=" + dir, "--restart",
+                                         other + "/heat3d_000010.chk.h5"});
+  const test::DriverRun refused = test::run_driver(MPI_COMM_WORLD, into_series);
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_EQ(refused.err, test::on_rank0(dir + "/heat3d_000000.xmf: output of another run (its grid or fields differ "
+                                        "from this run's) in output.dir: give another output.dir or output.prefix, or "
+                                        "move it away\n"));
   if (world_rank() == 0) {
     EXPECT_EQ(text_of(dir + "/heat3d.xmf"), whole);
   }

@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -93,6 +95,31 @@ TEST(Watchdog, ARunWithoutProgressLinesIsCheckedAtItsEnd) {
   EXPECT_EQ(result.steps, 5);
   EXPECT_EQ(result.stop_reason.rfind("strata: the run stopped at step 5 (t = 5.000000e-03): heat3d::u: ", 0), 0u)
       << result.stop_reason;
+}
+
+// A checkpoint is never written of a state holding NaN: the watchdog looks
+// before each, progress lines or not, and the step's after_step is not called.
+TEST(Watchdog, NoCheckpointIsWrittenOfANaN) {
+  const io::GridConfig grid = small_grid();
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(12, 10, 8), {0, 0, 0}, grid.periodic);
+  heat3d::Heat3d<> heat(grid, heat3d::HeatParams{0.5}, decomposition, {}, {});
+  plant(heat, decomposition, "u", 5, 4, 3, std::numeric_limits<double>::quiet_NaN());
+  TimeLoopSettings settings;
+  settings.steps = 10;
+  settings.dt = 1e-3;
+  settings.report_every = 0;
+  settings.checkpoint_every = 3;
+  settings.event_every = {settings.checkpoint_every};
+  std::vector<int> after;
+  settings.after_step = [&](int step, double, double) { after.push_back(step); };
+  std::ostringstream out;
+  const TimeLoopResult result = run_time_loop(heat, settings, MPI_COMM_WORLD, out);
+  EXPECT_EQ(result.outcome, RunOutcome::Stopped);
+  EXPECT_EQ(result.steps, 3);
+  EXPECT_EQ(result.stop_reason.rfind("strata: the run stopped at step 3 (t = 3.000000e-03): heat3d::u: ", 0), 0u)
+      << result.stop_reason;
+  EXPECT_NE(result.stop_reason.find(" (no checkpoint of it written)"), std::string::npos) << result.stop_reason;
+  EXPECT_EQ(std::count(after.begin(), after.end(), 3), 0);
 }
 
 // CloverLeaf picks its dt from the state, which a NaN velocity does not
