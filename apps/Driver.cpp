@@ -31,6 +31,10 @@ namespace strata {
 
 namespace {
 
+// What a run a stop signal ended returns: EX_TEMPFAIL, "try again" (from
+// its checkpoint).
+constexpr int interrupted_exit_code = 75;
+
 // A write in the time loop that failed on some rank; the lowest such rank
 // has printed why.
 struct WriteFailed {};
@@ -52,13 +56,15 @@ struct Run {
   io::RunConfig config;
   NodeConfig node;
   std::unique_ptr<Decomposition> decomposition;
+  AppReading app;
   std::unique_ptr<Simulation> sim;
 };
 
-// Collective: the command line, the deck, the rank grid and the app, every
-// deck error found before anything is allocated (a halo that fits the box,
+// Collective: the command line, the deck and the rank grid, every deck
+// error found before anything is allocated (a halo that fits the box,
 // fields that fit the node); `--help`, `--version` and `--print-deck` stop
-// before the decomposition.
+// before the decomposition. Its last checks are of this rank's box alone, so
+// nothing collective follows them (a rank that fails one leaves at once).
 void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
   run.cli = CommandLine::parse(argc, argv);
   if (run.cli.action != CommandLine::Action::Run && run.cli.action != CommandLine::Action::PrintDeck) return;
@@ -68,11 +74,12 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
   NodeConfig& node = run.node;
   config = io::read_run_config(deck);
   node = read_node_config(deck);
-  node.hybrid.device_memory = resolve_device_memory(node.hybrid, ranks_on_node(comm));
-  const AppReading app = read_app(deck, config, node);
+  const int node_ranks = ranks_on_node(comm);
+  node.hybrid.device_memory = resolve_device_memory(node.hybrid, node_ranks);
+  run.app = read_app(deck, config, node);
   deck.root().reject_unknown_keys();
   if (run.cli.action == CommandLine::Action::PrintDeck) return;
-  check_time_plan(deck, config, app.stable_dt);
+  check_time_plan(deck, config, run.app.stable_dt);
   try {
     run.decomposition = std::make_unique<Decomposition>(
         comm, box_of_size(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]),
@@ -86,8 +93,7 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
       rank_footprint(config, node, layout_of, decomposition.dims(), decomposition.local());
   try {
     check_halo_width(decomposition.rank(), decomposition.local(), footprint.exchange_width, decomposition.dims());
-    check_memory(deck, config, node, layout_of, footprint, ranks_on_node(comm));
-    run.sim = app.build(decomposition);
+    check_memory(deck, config, node, layout_of, footprint, node_ranks);
   } catch (const HaloWidthError& e) {
     blame_halo_width(deck, config, node, e);
   }
@@ -167,9 +173,15 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
     }
     if (!all_ranks_ok(comm, failure, err)) throw WriteFailed{};
   };
+  const auto checkpoint_due = [&](int step) { return config.checkpoint.every > 0 && step % config.checkpoint.every == 0; };
   settings.after_step = [&](int step, double time, double dt) {
-    write(step, time, dt, output && step % config.output.write_every == 0,
-          config.checkpoint.every > 0 && step % config.checkpoint.every == 0);
+    write(step, time, dt, output && step % config.output.write_every == 0, checkpoint_due(step));
+  };
+  // A stop signal ends the run with a checkpoint of its last step, whatever the cadence.
+  settings.at_stop_signal = [&](int step, double time, double dt) -> std::string {
+    if (config.checkpoint.every == 0) return "no checkpoint written (checkpoint.every is 0)";
+    if (!checkpoint_due(step)) write(step, time, dt, false, true);
+    return "checkpoint " + io::checkpoint_path(config, step) + " written; continue with --restart latest";
   };
   // The series holds the initial state and the last one, whatever the
   // cadence (as the CloverLeaf codes' visualisation dumps do).
@@ -182,9 +194,9 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
   } catch (const WriteFailed&) {
     return 1;
   }
-  if (result.outcome == RunOutcome::Stopped) {
+  if (result.outcome != RunOutcome::Completed) {
     if (rank == 0) err << result.stop_reason << std::endl;
-    return 1;
+    return result.outcome == RunOutcome::Interrupted ? interrupted_exit_code : 1;
   }
   const auto stats = result.timers.reduce(decomposition.comm());
   if (rank == 0) io::print_run_summary(result, stats, out);
@@ -219,6 +231,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
       if (rank == 0) out << deck_schema().annotate(run.deck->resolved());
       return 0;
     default:
+      if (!collectively(comm, err, [&] { run.sim = run.app.build(*run.decomposition); })) return 1;
       return run_and_report(run, comm, out, err);
   }
 }

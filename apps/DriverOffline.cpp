@@ -2,14 +2,39 @@
 
 #include "apps/AppRegistry.hpp"
 #include "framework/Error.hpp"
+#include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 #include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/RunPlan.hpp"
 
 #include <exception>
+#include <filesystem>
+#include <string>
+#include <vector>
 
 namespace strata {
+
+namespace {
+
+// The checkpoint `--restart` names, or the newest of the app's for `latest`,
+// as far as a check without MPI sees it: it exists (a run refuses the same
+// paths with the same messages). Its contents are checked when the run reads it.
+std::string restart_checkpoint(const std::string& restart, const io::RunConfig& config) {
+  namespace fs = std::filesystem;
+  if (restart == "latest") {
+    const std::vector<std::string> files = io::checkpoint_files(config.checkpoint.directory, config.app);
+    if (files.empty())
+      throw InputError("--restart latest: no valid checkpoint of " + config.app + " in " + config.checkpoint.directory);
+    return files.back() + " (the newest of " + std::to_string(files.size()) + ")";
+  }
+  std::error_code error;
+  if (fs::is_directory(restart, error)) throw InputError(restart + ": cannot open: Is a directory");
+  if (!fs::exists(restart, error)) throw InputError(restart + ": cannot open: No such file or directory");
+  return restart;
+}
+
+}  // namespace
 
 std::optional<CommandLine> offline_command(int argc, const char* const* argv) {
   try {
@@ -35,8 +60,10 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
         NodeConfig node = read_node_config(deck);
         const std::optional<double> stable_dt = read_app(deck, config, node).stable_dt;
         deck.root().reject_unknown_keys();
+        const std::string restart = cli.restart.empty() ? "" : restart_checkpoint(cli.restart, config);
         check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node},
                   out);
+        if (!restart.empty()) out << "  restart: from " << restart << "\n";
         return 0;
       }
     }

@@ -1,9 +1,11 @@
 #pragma once
 //! \file BenchMain.hpp
-//! The setup every benchmark's main shares: subnormals flushed to zero, MPI
-//! and Kokkos initialised around the measurement and finalised after it, and
-//! the command line reduced to its positional arguments, so that a main is
-//! its own measurement only.
+//! The setup every benchmark's main shares: `--help` answered with its usage,
+//! subnormals flushed to zero, MPI and Kokkos initialised around the
+//! measurement and finalised after it, the command line reduced to its
+//! positional arguments (a bad one, or an option it does not take, ends it
+//! with exit code 2 and a message, as does an error in the measurement), so
+//! that a main is its own measurement only.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -13,10 +15,14 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
+#include <filesystem>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata::bench {
@@ -33,34 +39,40 @@ struct BenchSetup {
   //! Whether option `name` (e.g. "--only-device") was given.
   bool has(const std::string& name) const { return std::find(options.begin(), options.end(), name) != options.end(); }
 
-  //! Exits with a message naming the first option not in `known`.
-  void accept_only(const std::vector<std::string>& known) const {
-    for (const std::string& o : options)
-      if (std::find(known.begin(), known.end(), o) == known.end()) {
-        std::fprintf(stderr, "bench: unknown option '%s'\n", o.c_str());
-        std::exit(2);
-      }
-  }
 
   //! Argument `index` (0-based), or `fallback` when there are fewer.
   std::string text(std::size_t index, const std::string& fallback) const {
     return index < args.size() ? args[index] : fallback;
   }
 
-  //! Argument `index` as a number of type T, or `fallback` when there are fewer.
+  //! Argument `index` as a positive number of type T (whole for an integer
+  //! type), or `fallback` when there are fewer; exits naming it when it is not.
   template <class T>
   T value(std::size_t index, T fallback) const {
-    return index < args.size() ? T(std::atof(args[index].c_str())) : fallback;
+    return index < args.size() ? positive<T>(args[index]) : fallback;
   }
 
-  //! The arguments from `first` on as numbers of type T, or `fallback` when
-  //! there are none.
+  //! The arguments from `first` on as positive numbers of type T, or
+  //! `fallback` when there are none.
   template <class T>
   std::vector<T> values_from(std::size_t first, std::vector<T> fallback) const {
     if (first >= args.size()) return fallback;
     std::vector<T> out;
-    for (std::size_t n = first; n < args.size(); ++n) out.push_back(T(std::atof(args[n].c_str())));
+    for (std::size_t n = first; n < args.size(); ++n) out.push_back(positive<T>(args[n]));
     return out;
+  }
+
+  template <class T>
+  static T positive(const std::string& text) {
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    const bool whole = !std::is_integral_v<T> || (v == std::floor(v) && v <= 2147483647.0);
+    if (end == text.c_str() || *end != '\0' || !(v > 0.0 && v < HUGE_VAL) || !whole) {
+      std::fprintf(stderr, "bench: '%s' is not a positive %snumber\n", text.c_str(),
+                   std::is_integral_v<T> ? "whole " : "");
+      std::exit(2);
+    }
+    return T(v);
   }
 
   //! The arguments from `first` on as boxes from the origin, each "N" (N^3
@@ -96,18 +108,46 @@ inline BenchSetup bench_setup(int argc, char* argv[]) {
 }
 }  // namespace Impl
 
+//! How a benchmark is called: its arguments after its name, and the
+//! options it takes besides Kokkos' (--kokkos-...).
+struct BenchUsage {
+  const char* arguments;
+  std::vector<std::string> options = {};
+};
+
 //! A benchmark's main: runs `body(const BenchSetup&)` with MPI and Kokkos
-//! initialised and returns the process exit code.
+//! initialised and returns the process exit code (2: a bad command line or
+//! an error, its message printed).
 template <class Body>
-int run_bench(int argc, char* argv[], Body&& body) {
+int run_bench(int argc, char* argv[], const BenchUsage& usage, Body&& body) {
+  const std::string name = std::filesystem::path(argv[0]).filename().string();
+  for (int a = 1; a < argc; ++a)
+    if (std::string(argv[a]) == "--help" || std::string(argv[a]) == "-h") {
+      std::printf("usage: %s %s\n", name.c_str(), usage.arguments);
+      return 0;
+    }
   set_subnormal_mode();
   STRATA_MPI_CHECK(MPI_Init(&argc, &argv));
+  int code = 0;
   {
     Kokkos::ScopeGuard kokkos(argc, argv);
-    body(Impl::bench_setup(argc, argv));
+    const BenchSetup setup = Impl::bench_setup(argc, argv);
+    for (const std::string& o : setup.options)
+      if (std::find(usage.options.begin(), usage.options.end(), o) == usage.options.end()) {
+        std::fprintf(stderr, "%s: unknown option '%s'\nusage: %s %s\n", name.c_str(), o.c_str(), name.c_str(),
+                     usage.arguments);
+        std::exit(2);
+      }
+    try {
+      body(setup);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "%s: error: %s\n", name.c_str(), e.what());
+      if (setup.ranks > 1) MPI_Abort(MPI_COMM_WORLD, 2);
+      code = 2;
+    }
   }
   STRATA_MPI_CHECK(MPI_Finalize());
-  return 0;
+  return code;
 }
 
 }  // namespace strata::bench

@@ -41,7 +41,8 @@ std::unique_ptr<Simulation> make(const std::string& app, int n, const Decomposit
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+  const bench::BenchUsage usage{"[N]  (N^3 cells, default 256)"};
+  return bench::run_bench(argc, argv, usage, [](const bench::BenchSetup& setup) {
     const int n = setup.value<int>(0, 256);
     const Decomposition d(MPI_COMM_SELF, box_of_size(n, n, n), {1, 1, 1}, {false, false, false});
     const double copy_gbs = bench::copy_bandwidth<Exec>();

@@ -14,7 +14,8 @@
 #include <cstdio>
 
 int main(int argc, char* argv[]) {
-  return strata::bench::run_bench(argc, argv, [](const strata::bench::BenchSetup& setup) {
+  const strata::bench::BenchUsage usage{"[MiB]  (each array's size, default 1024)"};
+  return strata::bench::run_bench(argc, argv, usage, [](const strata::bench::BenchSetup& setup) {
     using strata::DeviceExecSpace;
     using strata::HostExecSpace;
     const std::size_t elements = std::size_t(setup.value<double>(0, 1024.0) * (1 << 20)) / sizeof(double);

@@ -132,8 +132,9 @@ std::string box_text(const Box& b) {
 
 int main(int argc, char* argv[]) {
   const std::optional<TileShape> tile = bench::take_tile_option(argc, argv);
-  return bench::run_bench(argc, argv, [&](const bench::BenchSetup& setup) {
-    setup.accept_only({"--only-device"});
+  const bench::BenchUsage usage{"[--tile X,Y] [--only-device] [SIZE ...]  (SIZE: N or NXxNYxNZ, default 128 256 512)",
+                                {"--only-device"}};
+  return bench::run_bench(argc, argv, usage, [&](const bench::BenchSetup& setup) {
     const bool host_rows = !setup.has("--only-device");
     const std::vector<Box> boxes =
         setup.boxes_from(0, {box_of_size(128, 128, 128), box_of_size(256, 256, 256), box_of_size(512, 512, 512)});

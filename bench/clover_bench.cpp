@@ -52,7 +52,8 @@ const std::map<std::string, double> fields_per_cell = {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+  const bench::BenchUsage usage{"[DECK [KEY=VALUE ...]]  (default inputs/clover_bm_short.in)"};
+  return bench::run_bench(argc, argv, usage, [](const bench::BenchSetup& setup) {
     const int rank = setup.rank;
     const std::string path = setup.text(0, STRATA_SOURCE_DIR "/inputs/clover_bm_short.in");
     // KEY=VALUE arguments after the deck, as the strata command's --set.

@@ -25,7 +25,8 @@ using namespace strata;
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+  const bench::BenchUsage usage{"[N ...]  (N^3 cells per rank, default 16 32 64 128)"};
+  return bench::run_bench(argc, argv, usage, [](const bench::BenchSetup& setup) {
     const int rank = setup.rank, size = setup.ranks;
     const std::vector<int> sizes = setup.values_from<int>(0, {16, 32, 64, 128});
 

@@ -114,7 +114,8 @@ Result time_heat_update(int n, strata::bench::WalledState<Update>& tiled, const 
 
 int main(int argc, char* argv[]) {
   const std::optional<strata::TileShape> tile = strata::bench::take_tile_option(argc, argv);
-  return strata::bench::run_bench(argc, argv, [&](const strata::bench::BenchSetup& setup) {
+  const strata::bench::BenchUsage usage{"[--tile X,Y] [N ...]  (N^3 cells, default 128 256 512)"};
+  return strata::bench::run_bench(argc, argv, usage, [&](const strata::bench::BenchSetup& setup) {
     const std::vector<int> sizes = setup.values_from<int>(0, {128, 256, 512});
     std::printf("heat_bench: %s with %d threads, tiles %s\n", Exec::name(), Exec().concurrency(),
                 tile ? ("from --tile " + strata::bench::tile_text(*tile)).c_str() : "measured here");

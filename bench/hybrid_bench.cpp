@@ -62,7 +62,8 @@ double seconds_per_tiled_step(int n, int steps, DeviceCycle device) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+  const bench::BenchUsage usage{"[N [SHARE ...]]  (N^3 cells, default 256; shares default 0.25 0.5)"};
+  return bench::run_bench(argc, argv, usage, [](const bench::BenchSetup& setup) {
     const int rank = setup.rank;
     const int n = setup.value<int>(0, 256);
     const std::vector<double> shares = setup.values_from<double>(1, {0.25, 0.5});

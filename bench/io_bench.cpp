@@ -18,7 +18,8 @@
 #include <system_error>
 
 int main(int argc, char* argv[]) {
-  return strata::bench::run_bench(argc, argv, [](const strata::bench::BenchSetup& setup) {
+  const strata::bench::BenchUsage usage{"[N [DIR]]  (N^3 cells, default 256; DIR: default TMPDIR/strata-io-bench)"};
+  return strata::bench::run_bench(argc, argv, usage, [](const strata::bench::BenchSetup& setup) {
     using namespace strata;
     const int rank = setup.rank, size = setup.ranks;
     const int n = setup.value<int>(0, 256);

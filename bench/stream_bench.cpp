@@ -100,7 +100,8 @@ std::string stream_lines(const std::string& report) {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-  return bench::run_bench(argc, argv, [](const bench::BenchSetup& setup) {
+  const bench::BenchUsage usage{"[N [K [BUDGET_MIB [IN_CORE_N]]]]  (default 256 4, the buffers of 8 chunks, N)"};
+  return bench::run_bench(argc, argv, usage, [](const bench::BenchSetup& setup) {
     const int n = setup.value<int>(0, 256);
     const int k = setup.value<int>(1, 4);
     const int in_core_n = setup.value<int>(3, n);

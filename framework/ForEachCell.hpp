@@ -84,9 +84,11 @@ inline Box box_in(const BoxList& list, int n) {
 // as far as the box extends: rows of up to 128 cells coalesce, which Kokkos'
 // default tile for this rank-3 policy does not (docs/node-hybrid.md). A row
 // of 32 cells or more is a whole number of warps no wider than the box
-// needs (96 cells: 96, not 128 with a quarter of the threads idle).
+// needs (96 cells: 96, not 128 with a quarter of the threads idle). No
+// more than 64 along k: a CUDA block has no more threads along z, and Kokkos
+// would shrink the block but not the tile, skipping the tile's other cells.
 inline std::array<int, 3> device_tile(const Box& box) {
-  constexpr int warp = 32, widest = 128;
+  constexpr int warp = 32, widest = 128, deepest = 64;
   std::array<int, 3> tile{1, 1, 1};
   const int nx = box.extent(X);
   if (nx >= warp)
@@ -99,6 +101,7 @@ inline std::array<int, 3> device_tile(const Box& box) {
     tile[a] = std::min(tile[a], threads);
     threads /= tile[a];
   }
+  tile[Z] = std::min(tile[Z], deepest);
   return tile;
 }
 

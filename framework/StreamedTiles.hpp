@@ -187,17 +187,34 @@ struct StreamedTileKernel {
 
 }  // namespace Impl
 
-//! A device tile for streamed tiles: 32 cells along x (a row of the tile's
-//! output plane is a warp's coalesced store), and as many rows as keep the
-//! windows within `budget` bytes of shared memory (at least 4).
+//! A device tile for streamed tiles: the largest of 32 or 16 cells along x
+//! (a warp's or half-warp's coalesced row) by 32, 16, 8 or 4 rows whose
+//! windows fit in `budget` bytes of team shared memory; where none fits
+//! (deep cycles), 32 x 8, its windows in global memory.
 template <int N>
 TileShape streamed_tile_shape(TiledCycle<N> cycle, std::size_t budget) {
-  const int x = std::min(32, cycle.owned.extent(X));
-  for (int y : {32, 16, 8}) {
-    cycle.tile = Impl::Tile(x, std::min(y, cycle.owned.extent(Y)));
-    if (Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget) return cycle.tile;
-  }
-  return {x, std::min(4, cycle.owned.extent(Y))};
+  TileShape best{std::min(32, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
+  int best_cells = 0;
+  for (int x : {32, 16})
+    for (int y : {32, 16, 8, 4}) {
+      cycle.tile = Impl::Tile(std::min(x, cycle.owned.extent(X)), std::min(y, cycle.owned.extent(Y)));
+      const int cells = cycle.tile[0] * cycle.tile[1];
+      if (cells > best_cells && Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget)
+        best = {cycle.tile[0], cycle.tile[1]}, best_cells = cells;
+    }
+  return best;
+}
+
+//! Team shared memory a streamed tile's windows may use on `ExecSpace`:
+//! Kokkos' level-0 team scratch on a GPU (about 40 KiB on CUDA, which it
+//! does not raise past the 48 KiB a block gets without opting in); host
+//! spaces take CUDA's, so CPU builds run the shapes a GPU does.
+template <class ExecSpace>
+std::size_t streamed_tile_budget() {
+  if constexpr (runs_on_host<ExecSpace>)
+    return 40 * 1024;
+  else
+    return std::size_t(Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0));
 }
 
 //! Runs `cycle` (not skewed) on `exec` as streamed tiles: one team per

@@ -3,6 +3,7 @@
 #include "framework/NumberText.hpp"
 
 #include "framework/Error.hpp"
+#include "framework/StopSignals.hpp"
 #include "framework/WorkCounts.hpp"
 
 #include <algorithm>
@@ -140,6 +141,8 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
   // With a fixed dt, time is always step * dt, so a restarted run reproduces the clock exactly;
   // an app that picks dt continues from the time it reached.
   result.time = adaptive ? settings.first_time : settings.first_step * result.dt;
+  const StopSignalHandlers handlers;
+  StopSignalAgreement stop_signal(comm);
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   const double start = Timers::now();
   int step = settings.first_step;
@@ -194,9 +197,19 @@ TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, 
     // run ends well on NaN (a checkpoint's step was looked at above).
     if ((progress || done) && !checkpoint)
       if (const std::string bad = sim.non_finite(); !bad.empty()) stop(bad);
+    if (done) break;
+    if (const int signal = stop_signal.poll()) {
+      if (const std::string bad = checkpoint ? "" : sim.non_finite(); !bad.empty()) {
+        stop(bad + " (no checkpoint of it written)");
+        break;
+      }
+      std::string kept = settings.at_stop_signal ? settings.at_stop_signal(step, result.time, result.dt) : "";
+      stop(signal_name(signal) + " caught" + (kept.empty() ? "" : "; " + kept));
+      result.outcome = RunOutcome::Interrupted;
+    }
   }
   result.steps = step;
-  if (result.outcome == RunOutcome::Stopped) return result;
+  if (result.outcome != RunOutcome::Completed) return result;
   wait_for_queued_work(result.timers);
   STRATA_MPI_CHECK(MPI_Barrier(comm));
   result.wall_seconds = Timers::now() - start;

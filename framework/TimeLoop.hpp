@@ -36,17 +36,22 @@ struct TimeLoopSettings {
   //! step for apps that advance one at a time, and every multiple of
   //! event_every in any case): output, checkpoints.
   std::function<void(int, double, double)> after_step;
+  //! Called on every rank, after after_step, at the step where a stop
+  //! signal ends the run early (framework/StopSignals.hpp): keeps what a
+  //! restart needs and returns what the run's last message says of it.
+  std::function<std::string(int, double, double)> at_stop_signal;
 };
 
 //! How a run ended.
 enum class RunOutcome {
   Completed,  //!< every planned step ran
-  Stopped     //!< the state became unusable (Simulation::non_finite, RunStopped): see `stop_reason`
+  Stopped,    //!< the state became unusable (Simulation::non_finite, RunStopped): see `stop_reason`
+  Interrupted  //!< a stop signal ended it at a cycle's end (TimeLoopSettings::at_stop_signal)
 };
 
 struct TimeLoopResult {
   RunOutcome outcome = RunOutcome::Completed;
-  std::string stop_reason;        //!< why a Stopped run stopped, with the step (same on every rank)
+  std::string stop_reason;        //!< why a Stopped or Interrupted run stopped, with the step (same on every rank)
   int steps = 0;                  //!< last step of the run
   int steps_run = 0;              //!< steps this run computed (fewer after a restart)
   double time = 0.0;              //!< simulated time reached
@@ -90,6 +95,8 @@ std::string stopped_at(int step, double time);
 //! Runs the loop; collective over `comm`. Rank 0 writes progress to `out`.
 //! At every progress line (and every app-chosen dt) the state is checked for
 //! NaN and infinities: a run that has blown up stops with RunOutcome::Stopped.
+//! A stop signal caught on any rank ends the run one cycle later on every
+//! rank (RunOutcome::Interrupted), its state looked at as for a checkpoint.
 TimeLoopResult run_time_loop(Simulation& sim, const TimeLoopSettings& settings, MPI_Comm comm,
                              std::ostream& out);
 

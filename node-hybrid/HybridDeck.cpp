@@ -6,6 +6,7 @@
 #include "node-hybrid/TuneCache.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <sstream>
 
@@ -79,13 +80,19 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   hybrid.share.automatic = share.automatic;
   hybrid.share.rebalance_every = node.hybrid.rebalance_every;
   hybrid.share.initial_planes = initial_host_planes(node.hybrid, local, layers);
+  hybrid.share.deck_planes = int(std::floor(share.value * local.extent(Z) + 0.5));
   hybrid.device_memory = node.hybrid.device_memory.value_or(0);  // resolved by the driver
   hybrid.chain_tiling = node.chain_tiling;
   const std::string machine = tune_key_suffix(app, local, layers);
   const TuneCache cache(node.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine;
-    if (const auto entry = cache.lookup(key))
+    // A split the deck's slabs allow (an entry edited, or of another depth, may not).
+    const int nz = local.extent(Z);
+    const auto splits = [&](const TuneEntry& e) {
+      return e.value <= nz && round_host_planes(nz, double(e.value) / nz, layers) == e.value;
+    };
+    if (const auto entry = cache.lookup(key, splits))
       hybrid.share.cached_planes = entry->value;
     else
       hybrid.share.tuning_progress = cache.lookup_progress(key);
@@ -96,7 +103,8 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   if (tiling.tiled()) {
     hybrid.tiling = tiling;
     const std::string key = tiling_tune_key(share, tiling, machine);
-    if (const auto entry = cache.lookup(key))
+    const auto candidate = [&](const TuneEntry& e) { return e.value >= 1 && e.value <= tiling.steps; };
+    if (const auto entry = cache.lookup(key, candidate))
       hybrid.cached_tiling = TilingChoice{entry->value, entry->rows};
     else
       hybrid.tiling_progress = TilingTuner::trials_of(cache.lookup_progress(key));

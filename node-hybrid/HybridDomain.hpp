@@ -36,6 +36,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -95,11 +96,12 @@ class HybridDomain {
     STRATA_REQUIRE(steps >= 1 && steps <= cycle_steps(),
                    "advance: " << steps << " steps, a cycle takes 1 to " << cycle_steps());
     fit_ghosts();
-    // One step (untiled, or the search's one-step candidate) with messages
-    // to hide: a sweep computing the interior while they fly. Else a tiled
-    // cycle (one step where nothing is hidden or the device slab streams),
-    // whose tiles mirror the walls as they write.
-    if (cycle_steps() == 1 && halos_.has_remote_faces() && !slabs_.device_streams())
+    if (!tiling_.tuning()) begin_step();  // planes move first: a move may start or end streaming
+    if (!sweeps_keep_in_step_) sweeps_keep_in_step_ = Slabs::sweeps_keep_in_step(decomposition_, settings_);
+    // One step with messages to hide: a sweep computing the interior while they
+    // fly. Else (nothing to hide, a streamed device slab, or a deep halo some
+    // rank may stream) a tiled cycle, whose tiles mirror walls as they write.
+    if (cycle_steps() == 1 && halos_.has_remote_faces() && !slabs_.device_streams() && *sweeps_keep_in_step_)
       swept_step(update, timers);
     else
       tiled_cycle(update, steps, timers);
@@ -269,7 +271,6 @@ class HybridDomain {
   void swept_step(const Update& update, Timers& timers) {
     const bool tuning = tiling_.tuning();
     const double start = Timers::now();
-    if (!tuning) begin_step();
     auto make_kernel = [&](const auto& fields) {
       return StepKernel<Update>{update, stepped_state<Update>(settings_.stepped, fields),
                                 stepped_next<Update>(settings_.stepped, fields)};
@@ -285,7 +286,6 @@ class HybridDomain {
   template <class Update>
   void tiled_cycle(const Update& update, int steps, Timers& timers) {
     const bool tuning = tiling_.tuning();
-    if (!tuning) begin_step();
     const double start = Timers::now();
     // The previous cycle's tiles mirrored the walls of what they wrote; the
     // pieces that mirror halo cells (all their layers: the tiles reach
@@ -327,8 +327,7 @@ class HybridDomain {
     strata::fence(slabs_.device().exec);
   }
 
-  // A step's end for the share measurement.
-  void close_step(int steps) {
+  void close_step(int steps) {  // a step's end for the share measurement
     measurement_.end_step(double(slabs_.device().owned.num_cells()), double(slabs_.host().owned.num_cells()), steps);
     step_ += steps;
   }
@@ -344,6 +343,7 @@ class HybridDomain {
   SlabKernels<DeviceExec, HostExec> kernels_;
   SlabChain<DeviceExec, HostExec> chain_;
   SlabSweeps<DeviceExec, HostExec> sweeps_;
+  std::optional<bool> sweeps_keep_in_step_;  //!< HybridSlabs::sweeps_keep_in_step, at the first advance()
   int step_ = 0;
 };
 

@@ -72,6 +72,17 @@ class HybridSlabs {
     return outgrows_budget(settings, device);
   }
 
+  //! Collective: whether one-step sweeps exchange when a streamed slab's
+  //! tiles would. A deep halo's sweeps exchange every few steps, tiles every
+  //! step: where any rank may stream, every rank takes tiles, its messages
+  //! matching its neighbours' whatever the cuts.
+  static bool sweeps_keep_in_step(const Decomposition& decomposition, const HybridSettings& settings) {
+    if (settings.sweeps_per_exchange == 1) return true;
+    int may = may_stream(decomposition, settings) ? 1 : 0;
+    STRATA_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &may, 1, MPI_INT, MPI_MAX, decomposition.comm()));
+    return may == 0;
+  }
+
   Slab<DeviceExec>& device() { return pair_.device; }
   Slab<HostExec>& host() { return pair_.host; }
   const Slab<DeviceExec>& device() const { return pair_.device; }

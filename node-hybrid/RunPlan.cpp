@@ -184,11 +184,16 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig&
                              " cannot stream it through the device: the largest grid that fits is " +
                              extents_text(fitting) + " (or move planes to the host with hybrid.cpu_share)");
   }
-  if (need.streams() && need.min_stream_bytes > need.device_budget)
+  // A thin slab's chunk buffers can outgrow its fields: the least budget is the smaller.
+  if (need.streams() && need.min_stream_bytes > need.device_budget) {
+    const std::int64_t least = std::min(need.device_bytes, need.min_stream_bytes);
     deck.root().section("hybrid").fail(
-        "device_memory", budget_text + " holds no chunk of the device slab streamed through it: chunks of " +
+        "device_memory", budget_text + " holds neither a rank's device slab (" + bytes_text(double(need.device_bytes)) +
+                             fields + ") nor a chunk of it streamed through the device (chunks of " +
                              std::to_string(need.min_chunk_planes) + " planes need " +
-                             bytes_text(double(need.min_stream_bytes)) + " of buffers, the least budget for this run");
+                             bytes_text(double(need.min_stream_bytes)) + " of buffers): the least budget for this run is " +
+                             std::to_string(least) + "B (" + bytes_text(double(least)) + ")");
+  }
   // Moving the cut builds the rank's slabs anew before freeing the old ones:
   // for a moment their host-memory fields are there twice (but for a
   // store's, which move in place).

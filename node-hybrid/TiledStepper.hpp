@@ -335,13 +335,13 @@ class TiledStepper {
 
   // The deck's tile (at least the reach wide); else on the host the band of
   // rows the tuner measures or chose, for streamed tiles one whose windows
-  // leave room for two thread blocks per multiprocessor, otherwise 64x8.
+  // fit in a team's shared memory, otherwise 64x8.
   template <int N, class Exec>
   TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec, int which) const {
     const TileShape& given = settings_.tiling.tile;
     if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
     if (!as_on_gpu(exec, which)) return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
-    if (settings_.tiling.device == DeviceCycle::StreamedTiles) return streamed_tile_shape(cycle, 96 * 1024);
+    if (settings_.tiling.device == DeviceCycle::StreamedTiles) return streamed_tile_shape(cycle, streamed_tile_budget<Exec>());
     return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }
 

@@ -41,7 +41,7 @@ const io::DeckKey time_tiling_tile =
                "`steps`). Tiles share a slab's cells out evenly, none narrower than this. Left out: a host tile is "
                "whole rows, as many as measured fastest on the run's first cycles (8, 16, 32, ... up to a tile "
                "per thread, searched together with `steps`, kept in `hybrid.tune_cache`); on a GPU slab with "
-               "`device: tiles` 32 cells by the most rows (32, 16, 8, 4) whose plane windows fit 96 KiB");
+               "`device: tiles` the largest of 32 or 16 cells by 32, 16, 8 or 4 rows whose plane windows fit a thread block's shared memory (about 40 KiB under Kokkos on CUDA), else 32 by 8 with windows in global memory");
 const io::DeckKey time_tiling_device =
     io::DeckKey("time_tiling.device", K::String)
         .defaults(std::string(deck_word(TimeTilingSettings{}.device)))

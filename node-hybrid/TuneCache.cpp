@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace strata {
 
@@ -29,9 +30,9 @@ bool retune_forced() {
   return retune && std::string(retune) == "1";
 }
 
-void warn_damaged(const std::string& path) {
-  std::fprintf(stderr, "strata: warning: tune cache entry %s is damaged; ignoring it and measuring again\n",
-               path.c_str());
+void warn_ignored(const std::string& path, const char* why) {
+  std::fprintf(stderr, "strata: warning: tune cache entry %s %s; ignoring it and measuring again\n", path.c_str(),
+               why);
 }
 
 // Best effort: an entry not cached only costs a retune later.
@@ -68,11 +69,16 @@ std::string TuneCache::path_of(const std::string& key, const char* extension) co
   return directory_ + "/" + name;
 }
 
-std::optional<TuneEntry> TuneCache::lookup(const std::string& key) const {
+std::optional<TuneEntry> TuneCache::lookup(const std::string& key,
+                                           const std::function<bool(const TuneEntry&)>& fits) const {
   if (!enabled() || retune_forced()) return std::nullopt;
   bool damaged = false;
   const std::optional<TuneEntry> entry = read_entry(path_of(key), key, damaged);
-  if (damaged) warn_damaged(path_of(key));
+  if (damaged) warn_ignored(path_of(key), "is damaged");
+  if (entry && fits && !fits(*entry)) {
+    warn_ignored(path_of(key), ("holds a choice this run cannot make (" + std::to_string(entry->value) + ")").c_str());
+    return std::nullopt;
+  }
   return entry;
 }
 
@@ -98,7 +104,7 @@ std::vector<double> TuneCache::lookup_progress(const std::string& key) const {
     for (double& m : measurements) in >> m;
   }
   if (!in || measurements.empty()) {
-    warn_damaged(path);
+    warn_ignored(path, "is damaged");
     return {};
   }
   return measurements;

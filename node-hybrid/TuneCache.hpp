@@ -11,6 +11,7 @@
 //! key ("progress"), so that the next run goes on from them instead of
 //! starting over: short runs of one deck finish a search between them.
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,7 +29,11 @@ class TuneCache {
   //! An empty directory disables the cache.
   explicit TuneCache(std::string directory) : directory_(std::move(directory)) {}
 
-  std::optional<TuneEntry> lookup(const std::string& key) const;
+  //! The entry stored under `key`, where there is one that reads and that
+  //! `fits` this run (a choice it can make); a damaged or unfitting entry
+  //! is warned about and ignored, so the choice is measured again.
+  std::optional<TuneEntry> lookup(const std::string& key,
+                                  const std::function<bool(const TuneEntry&)>& fits = nullptr) const;
   //! Best effort: a cache that cannot be written only costs a retune later.
   //! Drops the key's progress.
   void store(const std::string& key, const TuneEntry& entry) const;

@@ -275,6 +275,55 @@ TEST(RunCheck, ARunRefusesAGridThatDoesNotFit) {
       << run.err;
 }
 
+// A check with --restart finds the checkpoint the run would read, and a
+// checkpoint the run could not open gets the run's message.
+TEST(RunCheck, FindsTheCheckpointARestartReads) {
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const std::string dir = "run-check-restart-np" + std::to_string(test::world_size());
+  if (test::world_rank() == 0) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::vector<std::string> in_dir{"--set", "checkpoint.dir=" + dir, "--set", "checkpoint.every=10"};
+  const auto with = [&](std::vector<std::string> head, const std::vector<std::string>& tail) {
+    head.insert(head.end(), tail.begin(), tail.end());
+    return head;
+  };
+  for (const std::string& restart : {std::string("latest"), dir + "/heat3d_000010.chk.h5", dir}) {
+    const DriverRun run = run_driver(with({deck, "--restart", restart}, in_dir));
+    const DriverRun check = run_driver(with({"--check", deck, "--restart", restart}, in_dir));
+    EXPECT_EQ(run.code, 1) << restart;
+    EXPECT_EQ(check.code, 1) << restart;
+    EXPECT_EQ(check.err, run.err) << restart;
+    EXPECT_EQ(check.out, "");
+  }
+  if (test::world_rank() == 0)
+    for (const char* name : {"heat3d_000010.chk.h5", "heat3d_000020.chk.h5", "cardiac_000030.chk.h5"})
+      std::ofstream(dir + "/" + name);
+  MPI_Barrier(MPI_COMM_WORLD);
+  const DriverRun latest = run_driver(with({"--check", deck, "--restart", "latest"}, in_dir));
+  EXPECT_EQ(latest.code, 0) << latest.err;
+  EXPECT_EQ(line_of(latest.out, "restart:"), on_rank0("restart: from " + dir + "/heat3d_000020.chk.h5 (the newest of 2)"));
+  const DriverRun named = run_driver(with({"--check", deck, "--restart", dir + "/heat3d_000010.chk.h5"}, in_dir));
+  EXPECT_EQ(line_of(named.out, "restart:"), on_rank0("restart: from " + dir + "/heat3d_000010.chk.h5"));
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (test::world_rank() == 0) std::filesystem::remove_all(dir);
+}
+
+// A box too thin for the halo on one rank only (the last of 2k - 1 planes
+// over k ranks) stops every rank with that rank's message, once.
+TEST(RunCheck, ARankTooThinForTheHaloStopsEveryRank) {
+  const std::string deck = data_dir + "/decks/good/small_heat.yaml";
+  const std::string cells = "grid.cells=[2,2," + std::to_string(2 * test::world_size() - 1) + "]";
+  const DriverRun run = run_driver({deck, "--set", cells, "--set", "halo.width=2", "--set", "time_tiling.steps=1"});
+  EXPECT_EQ(run.code, 1);
+  const std::string message = "owns 1 cells along z, fewer than the halo width 2";
+  int told = run.err.find(message) != std::string::npos ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &told, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(told, 1) << run.err;
+}
+
 // Every bad deck gets the run's own message from --check, planned for this
 // many ranks.
 TEST(RunCheck, BadDecksGiveTheRunsMessage) {

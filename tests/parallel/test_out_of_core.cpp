@@ -46,6 +46,7 @@ struct DomainCase {
   std::array<int, 3> cells{0, 0, 0};
   std::array<bool, 3> periodic{false, false, false};
   int steps_per_cycle = 1;
+  bool deep_halo = false;          // untiled: one-step cycles, an exchange every steps_per_cycle of them
   double share = 0.0;
   double moved_share = -1.0;       // the share the planes move to before the third cycle; < 0: none
   bool automatic = false;          // cpu_share auto from `share`: tuned, then rebalanced every interval
@@ -57,7 +58,7 @@ std::string describe(const DomainCase& c) {
   std::ostringstream s;
   s << "dims " << c.dims[0] << "x" << c.dims[1] << "x" << c.dims[2] << ", cells " << c.cells[0] << "x" << c.cells[1]
     << "x" << c.cells[2] << ", periodic " << c.periodic[0] << c.periodic[1] << c.periodic[2] << ", "
-    << c.steps_per_cycle << " steps per cycle, share " << c.share;
+    << c.steps_per_cycle << (c.deep_halo ? " steps per exchange" : " steps per cycle") << ", share " << c.share;
   if (c.moved_share >= 0.0) s << " then " << c.moved_share;
   if (c.automatic) s << " then auto";
   s << ", device memory " << c.device_memory << " bytes"
@@ -92,7 +93,7 @@ HybridSettings coupled_settings(const DomainCase& c, const Decomposition& decomp
   s.exchanged = {U, V};
   s.stepped = {{U, U_NEXT}, {V, V_NEXT}};
   s.sweeps_per_exchange = c.steps_per_cycle;
-  s.tiling.steps = c.steps_per_cycle;
+  s.tiling.steps = c.deep_halo ? 1 : c.steps_per_cycle;
   s.share.initial_planes = round_host_planes(decomposition.local().extent(Z), c.share, s.sweeps_per_exchange);
   s.share.automatic = c.automatic;
   s.share.sweeps_per_interval = 2;  // intervals of three cycles: cuts move with the fields swapped either way
@@ -238,19 +239,36 @@ TEST(OutOfCoreDomain, ChunkBuffersExistOnlyWhileTheDeviceSlabStreams) {
 // and the rebalancer move the cut between streamed and fitting device slabs
 // (the budget fits it from 0.6 of the planes on the host), the planes
 // moving within the rank's store; the fields stay the in-core run's.
+// `c` in core, then from share 0.5 under auto with a budget the device slab
+// fits from 0.6 of the planes on the host: the result of the streamed run.
+DomainResult expect_auto_share_keeps_the_fields(DomainCase c) {
+  const DomainResult in_core = run_domain(c, 60);
+  const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
+                                    c.periodic);
+  c.device_memory = budget_fitting_at(0.6, c, decomposition);
+  c.automatic = true;
+  c.share = 0.5;
+  const DomainResult streamed = run_domain(c, 60);
+  EXPECT_GE(streamed.cuts, 3) << describe(c);
+  EXPECT_EQ(mismatches(streamed, in_core), 0) << describe(c);
+  return streamed;
+}
+
 TEST(OutOfCoreDomain, AutoShareMovesAStreamedCutAndKeepsTheFields) {
   for (DomainCase c : grids_for_this_rank_count()) {
     c.steps_per_cycle = 2;
-    const DomainResult in_core = run_domain(c, 60);
-    const Decomposition decomposition(MPI_COMM_WORLD, box_of_size(c.cells[X], c.cells[Y], c.cells[Z]), c.dims,
-                                      c.periodic);
-    c.device_memory = budget_fitting_at(0.6, c, decomposition);
-    c.automatic = true;
-    c.share = 0.5;
-    const DomainResult streamed = run_domain(c, 60);
-    EXPECT_GE(streamed.chunks, 2) << describe(c);
-    EXPECT_GE(streamed.cuts, 3) << describe(c);
-    EXPECT_EQ(mismatches(streamed, in_core), 0) << describe(c);
+    EXPECT_GE(expect_auto_share_keeps_the_fields(c).chunks, 2) << describe(c);
+  }
+}
+
+// The same with a deep halo untiled: one-step cycles, swept where the
+// device slab fits and tiled where it streams, the path chosen after the
+// cut moves (a move starts or ends streaming), exchanges every third step.
+TEST(OutOfCoreDomain, AutoShareMovesAStreamedCutBetweenExchangesOfADeepHalo) {
+  for (DomainCase c : grids_for_this_rank_count()) {
+    c.steps_per_cycle = 3;
+    c.deep_halo = true;
+    expect_auto_share_keeps_the_fields(c);
   }
 }
 
@@ -491,15 +509,30 @@ TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
                        "--set", "output.write_every=0", "--set", "report.json="});
   EXPECT_EQ(fits.code, 0) << cells << ": " << fits.err;
 
-  const test::DriverRun tiny = test::run_driver(
-      MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
-                       "time_tiling.steps=4", "--set", "hybrid.device_memory=1000B"});
+  // A budget that holds neither the fields nor a chunk's buffers: the
+  // least budget quoted runs (on one rank, whose box is the one quoted),
+  // a byte less does not.
+  const auto heat_with_budget = [](const std::string& budget) {
+    return test::run_driver(MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
+                                             "time_tiling.steps=4", "--set", "hybrid.device_memory=" + budget,
+                                             "--set", "report.json="});
+  };
+  const test::DriverRun tiny = heat_with_budget("1000B");
   EXPECT_EQ(tiny.code, 1);
-  const std::string least = "--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds no chunk of the "
-                            "device slab streamed through it: chunks of " +
-                            std::to_string(min_chunk_planes(4, 1)) + " planes need ";
+  std::smatch least;
   if (world_rank() == 0) {
-    EXPECT_EQ(tiny.err.substr(0, least.size()), least) << tiny.err;
+    EXPECT_TRUE(std::regex_search(
+        tiny.err, least,
+        std::regex("^--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds neither a rank's device "
+                   "slab \\(.* of buffers\\): the least budget for this run is ([0-9]+)B \\(")))
+        << tiny.err;
+    EXPECT_NE(tiny.err.find("chunks of " + std::to_string(min_chunk_planes(4, 1)) + " planes need "), std::string::npos)
+        << tiny.err;
+  }
+  if (world_size() == 1 && !least.empty()) {
+    const long bytes = std::stol(least[1]);
+    EXPECT_EQ(heat_with_budget(std::to_string(bytes) + "B").code, 0);
+    EXPECT_EQ(heat_with_budget(std::to_string(bytes - 1) + "B").code, 1);
   }
 }
 

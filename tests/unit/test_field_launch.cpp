@@ -310,6 +310,9 @@ TEST(DeviceTile, FillsTwoHundredFiftySixCellsAlongIFirst) {
   EXPECT_EQ(Impl::device_tile(box_of_size(2, 2, 2)), (Tile{2, 2, 2}));
   EXPECT_EQ(Impl::device_tile(box_of_size(96, 96, 96)), (Tile{96, 2, 1}));  // whole warps, none idle
   EXPECT_EQ(Impl::device_tile(box_of_size(40, 8, 8)), (Tile{64, 4, 1}));
+  // A CUDA block holds at most 64 threads along z.
+  EXPECT_EQ(Impl::device_tile(box_of_size(1, 1, 1024)), (Tile{1, 1, 64}));
+  EXPECT_EQ(Impl::device_tile(box_of_size(2, 1, 300)), (Tile{2, 1, 64}));
 }
 
 // Each operation alone and several in one pass give the serial loop's

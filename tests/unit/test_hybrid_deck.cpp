@@ -9,14 +9,26 @@
 #include "node-hybrid/HybridDeck.hpp"
 #include "node-hybrid/NodeConfig.hpp"
 #include "node-hybrid/SlabSplit.hpp"
+#include "node-hybrid/TuneCache.hpp"
 
 #include <gtest/gtest.h>
+#include <mpi.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace strata {
 namespace {
+
+int test_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
 
 NodeConfig config_of(const std::string& extra) {
   io::Deck deck = io::Deck::parse("app: heat3d\ngrid: {cells: [40, 30, 20]}\ntime: {steps: 10}\n" + extra, "test.yaml");
@@ -92,6 +104,26 @@ TEST(HybridDeck, FirstSplitIsThisHostsShareRounded) {
   const HybridConfig by_host =
       config_of("hybrid: {cpu_share: 0.25, cpu_share_by_host: {'" + host_name() + "': 0.5}}\n").hybrid;
   EXPECT_EQ(initial_host_planes(by_host, local, 2), 20);
+}
+
+// A cached split the rank's slabs cannot take (more planes than the box, a
+// slab thinner than its ghosts) is measured again, not handed to the run.
+TEST(HybridDeck, ACachedSplitTheSlabsCannotTakeIsIgnored) {
+  const std::string dir = std::filesystem::temp_directory_path().string() + "/strata-deck-tune-" +
+                          std::to_string(::getpid()) + "-" + std::to_string(test_rank());
+  std::filesystem::remove_all(dir);
+  const NodeConfig node = config_of("hybrid: {cpu_share: auto, tune_cache: '" + dir + "'}\n");
+  const Decomposition decomposition(MPI_COMM_SELF, box_of_size(40, 30, 20), {1, 1, 1}, {false, false, false});
+  const int layers = 2;
+  const std::string key = "share" + tune_key_suffix("heat3d", decomposition.local(), layers);
+  for (const auto& [planes, taken] : std::vector<std::pair<int, bool>>{{10, true}, {500, false}, {1, false}, {19, false}}) {
+    TuneCache(dir).store(key, TuneEntry{planes, 0.1});
+    testing::internal::CaptureStderr();
+    const HybridSettings settings = hybrid_settings("heat3d", node, TimeTilingSettings{}, decomposition, layers);
+    testing::internal::GetCapturedStderr();
+    EXPECT_EQ(settings.share.cached_planes.has_value(), taken) << planes << " planes";
+  }
+  std::filesystem::remove_all(dir);
 }
 
 TEST(HybridDeck, TuneKeySaysWhichRunOnWhichMachine) {

@@ -522,6 +522,15 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
               "strata: warning: tune cache entry " + file + " is damaged; ignoring it and measuring again\n");
   }
   EXPECT_FALSE(TuneCache("").lookup("app=a local=1x2x3"));
+  // An entry that reads but holds a choice the run cannot make is a miss too.
+  cache.store("app=e", TuneEntry{500, 0.1});
+  testing::internal::CaptureStderr();
+  EXPECT_FALSE(cache.lookup("app=e", [](const TuneEntry& e) { return e.value <= 48; }));
+  const std::string warning = testing::internal::GetCapturedStderr();
+  EXPECT_NE(warning.find("holds a choice this run cannot make (500); ignoring it and measuring again"),
+            std::string::npos)
+      << warning;
+  EXPECT_TRUE(cache.lookup("app=e", [](const TuneEntry& e) { return e.value <= 500; }));
 
   // An unfinished search's measurements, exactly as measured, until the key gets its answer.
   const std::vector<double> progress{8, 64, 0.1 / 3.0, 4, 64, 2.0 / 7.0};
