@@ -173,7 +173,9 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
     }
     if (!all_ranks_ok(comm, failure, err)) throw WriteFailed{};
   };
-  const auto checkpoint_due = [&](int step) { return config.checkpoint.every > 0 && step % config.checkpoint.every == 0; };
+  const auto checkpoint_due = [&](int step) {
+    return config.checkpoint.every > 0 && step % config.checkpoint.every == 0;
+  };
   settings.after_step = [&](int step, double time, double dt) {
     write(step, time, dt, output && step % config.output.write_every == 0, checkpoint_due(step));
   };

@@ -80,7 +80,7 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   hybrid.share.automatic = share.automatic;
   hybrid.share.rebalance_every = node.hybrid.rebalance_every;
   hybrid.share.initial_planes = initial_host_planes(node.hybrid, local, layers);
-  hybrid.share.deck_planes = int(std::floor(share.value * local.extent(Z) + 0.5));
+  if (!share.automatic) hybrid.share.deck_planes = int(std::floor(share.value * local.extent(Z) + 0.5));
   hybrid.device_memory = node.hybrid.device_memory.value_or(0);  // resolved by the driver
   hybrid.chain_tiling = node.chain_tiling;
   const std::string machine = tune_key_suffix(app, local, layers);

@@ -191,8 +191,9 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig&
         "device_memory", budget_text + " holds neither a rank's device slab (" + bytes_text(double(need.device_bytes)) +
                              fields + ") nor a chunk of it streamed through the device (chunks of " +
                              std::to_string(need.min_chunk_planes) + " planes need " +
-                             bytes_text(double(need.min_stream_bytes)) + " of buffers): the least budget for this run is " +
-                             std::to_string(least) + "B (" + bytes_text(double(least)) + ")");
+                             bytes_text(double(need.min_stream_bytes)) +
+                             " of buffers): the least budget for this run is " + std::to_string(least) + "B (" +
+                             bytes_text(double(least)) + ")");
   }
   // Moving the cut builds the rank's slabs anew before freeing the old ones:
   // for a moment their host-memory fields are there twice (but for a

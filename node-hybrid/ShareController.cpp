@@ -90,8 +90,8 @@ std::string ShareController::origin() const {
   if (origin_ == "tuning")
     return "tuning, unfinished when the run ended after " + std::to_string(tuner_->intervals()) + " measurements" +
            earlier;
-  if (!settings_.automatic && planes_ != settings_.deck_planes)
-    return "deck: " + std::to_string(settings_.deck_planes) + " planes asked, but a slab that is not empty needs " +
+  if (!settings_.automatic && settings_.deck_planes && planes_ != *settings_.deck_planes)
+    return "deck: " + std::to_string(*settings_.deck_planes) + " planes asked, but a slab that is not empty needs " +
            std::to_string(min_planes_) + " here";
   return settings_.automatic ? origin_ + earlier + ", rebalanced at run time" : origin_;
 }

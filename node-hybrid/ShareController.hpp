@@ -25,7 +25,7 @@ namespace strata {
 struct ShareSettings {
   bool automatic = false;
   int initial_planes = 0;                //!< fixed split, or where auto starts without a cache
-  int deck_planes = 0;                   //!< a fixed share's nearest whole plane, before slab depths round it
+  std::optional<int> deck_planes;        //!< a deck's fixed share's nearest whole plane, before slab depths round it
   std::optional<int> cached_planes;      //!< auto: a remembered answer skips the tuner
   //! auto without an answer: the measurements of a tuning an earlier run
   //! left unfinished (ShareTuner::measurements), which the tuner goes on from.

@@ -341,7 +341,8 @@ class TiledStepper {
     const TileShape& given = settings_.tiling.tile;
     if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
     if (!as_on_gpu(exec, which)) return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
-    if (settings_.tiling.device == DeviceCycle::StreamedTiles) return streamed_tile_shape(cycle, streamed_tile_budget<Exec>());
+    if (settings_.tiling.device == DeviceCycle::StreamedTiles)
+      return streamed_tile_shape(cycle, streamed_tile_budget<Exec>());
     return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }
 

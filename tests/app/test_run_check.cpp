@@ -304,7 +304,8 @@ TEST(RunCheck, FindsTheCheckpointARestartReads) {
   MPI_Barrier(MPI_COMM_WORLD);
   const DriverRun latest = run_driver(with({"--check", deck, "--restart", "latest"}, in_dir));
   EXPECT_EQ(latest.code, 0) << latest.err;
-  EXPECT_EQ(line_of(latest.out, "restart:"), on_rank0("restart: from " + dir + "/heat3d_000020.chk.h5 (the newest of 2)"));
+  EXPECT_EQ(line_of(latest.out, "restart:"),
+            on_rank0("restart: from " + dir + "/heat3d_000020.chk.h5 (the newest of 2)"));
   const DriverRun named = run_driver(with({"--check", deck, "--restart", dir + "/heat3d_000010.chk.h5"}, in_dir));
   EXPECT_EQ(line_of(named.out, "restart:"), on_rank0("restart: from " + dir + "/heat3d_000010.chk.h5"));
   MPI_Barrier(MPI_COMM_WORLD);

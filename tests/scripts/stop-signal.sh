@@ -41,5 +41,6 @@ run --set time.steps=$last --set output.dir=restarted --restart latest >restarte
 run --set time.steps=$last --set output.dir=whole --set checkpoint.dir=whole-checkpoints >whole.out 2>&1 ||
   fail "the uninterrupted run failed: $(cat whole.out)"
 file=$(printf 'heat3d_%06d.h5' "$last")
-h5diff "restarted/$file" "whole/$file" /u /u || fail "step $last differs between the restarted and the uninterrupted run"
+h5diff "restarted/$file" "whole/$file" /u /u ||
+  fail "step $last differs between the restarted and the uninterrupted run"
 echo "step $last: restarted and uninterrupted runs equal"

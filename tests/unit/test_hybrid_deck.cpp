@@ -116,7 +116,8 @@ TEST(HybridDeck, ACachedSplitTheSlabsCannotTakeIsIgnored) {
   const Decomposition decomposition(MPI_COMM_SELF, box_of_size(40, 30, 20), {1, 1, 1}, {false, false, false});
   const int layers = 2;
   const std::string key = "share" + tune_key_suffix("heat3d", decomposition.local(), layers);
-  for (const auto& [planes, taken] : std::vector<std::pair<int, bool>>{{10, true}, {500, false}, {1, false}, {19, false}}) {
+  const std::vector<std::pair<int, bool>> entries{{10, true}, {500, false}, {1, false}, {19, false}};
+  for (const auto& [planes, taken] : entries) {
     TuneCache(dir).store(key, TuneEntry{planes, 0.1});
     testing::internal::CaptureStderr();
     const HybridSettings settings = hybrid_settings("heat3d", node, TimeTilingSettings{}, decomposition, layers);
