@@ -35,13 +35,19 @@ void warn_ignored(const std::string& path, const char* why) {
                why);
 }
 
-// Best effort: an entry not cached only costs a retune later.
+// Best effort: an entry not cached only costs a retune later, which the
+// process says once (a run's report would otherwise claim what is kept).
 void write_entry(const std::string& directory, const std::string& path, const std::string& text) {
   std::error_code error;
   std::filesystem::create_directories(directory, error);
   try {
     write_file_atomically(path, text);
-  } catch (const Error&) {
+  } catch (const Error& e) {
+    static bool warned = false;
+    if (!warned)
+      std::fprintf(stderr, "strata: warning: the tune cache %s cannot be written (%s); what is tuned is not kept\n",
+                   directory.c_str(), e.what());
+    warned = true;
   }
 }
 
