@@ -24,8 +24,7 @@ std::string restart_checkpoint(const std::string& restart, const io::RunConfig& 
   namespace fs = std::filesystem;
   if (restart == "latest") {
     const std::vector<std::string> files = io::checkpoint_files(config.checkpoint.directory, config.app);
-    if (files.empty())
-      throw InputError("--restart latest: no valid checkpoint of " + config.app + " in " + config.checkpoint.directory);
+    if (files.empty()) throw InputError(io::no_valid_checkpoint(config));
     return files.back() + " (the newest of " + std::to_string(files.size()) + ")";
   }
   std::error_code error;

@@ -319,6 +319,10 @@ std::vector<Candidate> broadcast(MPI_Comm comm, std::vector<Candidate> list) {
 
 }  // namespace
 
+std::string no_valid_checkpoint(const RunConfig& config) {
+  return "--restart latest: no valid checkpoint of " + config.app + " in " + config.checkpoint.directory;
+}
+
 Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& config,
                                const Box& local, std::ostream& warnings) {
   int rank = 0;
@@ -345,7 +349,7 @@ Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& 
     }
     if (rank == 0) warnings << "strata: warning: --restart latest: skipping " << why << std::endl;
   }
-  throw InputError("--restart latest: no valid checkpoint of " + config.app + " in " + dir);
+  throw InputError(no_valid_checkpoint(config));
 }
 
 }  // namespace strata::io

@@ -60,6 +60,9 @@ struct Restart {
 Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
                         const RunConfig& config, const Box& local);
 
+//! What `--restart latest` says where `config`'s app has no checkpoint to continue from.
+std::string no_valid_checkpoint(const RunConfig& config);
+
 //! Collective, for `--restart latest`: loads the newest of the app's
 //! checkpoints in config.checkpoint.directory that read_checkpoint accepts.
 //! Rank 0 warns on `warnings` about each newer one skipped (an unfinished
