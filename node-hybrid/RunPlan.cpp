@@ -112,15 +112,15 @@ RankFootprint rank_footprint(const io::RunConfig& config, const NodeConfig& node
   f.host_bytes = slab_field_bytes(host, f.ghosts, f.fields);
   f.device_bytes = slab_field_bytes(device, f.ghosts, f.fields);
   f.device_budget = node.hybrid.device_memory.value_or(0);
+  // As HybridSlabs::may_stream: a tuned cut may leave any device slab, a fixed one the deck's.
+  f.automatic_cut = node.hybrid.share_for(host_name()).automatic;
+  f.largest_device_bytes = f.automatic_cut ? slab_field_bytes(box, f.ghosts, f.fields) : f.device_bytes;
   f.can_stream = !layout.domain.stepped.empty();
   if (f.can_stream) {
     const int stepped = int(layout.domain.stepped.size());
     f.min_chunk_planes = min_chunk_planes(layout.domain.tiling.steps, layout.domain.reach);
     f.min_stream_bytes = chunk_buffer_bytes(box, f.ghosts, layout.domain.reach, stepped, f.min_chunk_planes);
-    // As HybridSlabs::may_stream: a tuned cut may leave any device slab, a fixed one the deck's.
-    const Box may_outgrow = node.hybrid.share_for(host_name()).automatic ? box : device;
-    if (f.device_budget > 0 && slab_field_bytes(may_outgrow, f.ghosts, f.fields) > f.device_budget)
-      f.store_bytes = RankStore::bytes(box, f.ghosts, f.fields);
+    if (f.may_stream()) f.store_bytes = RankStore::bytes(box, f.ghosts, f.fields);
   }
   return f;
 }
@@ -185,10 +185,12 @@ void check_memory(io::Deck& deck, const io::RunConfig& config, const NodeConfig&
                              extents_text(fitting) + " (or move planes to the host with hybrid.cpu_share)");
   }
   // A thin slab's chunk buffers can outgrow its fields: the least budget is the smaller.
-  if (need.streams() && need.min_stream_bytes > need.device_budget) {
-    const std::int64_t least = std::min(need.device_bytes, need.min_stream_bytes);
+  if (need.may_stream() && need.min_stream_bytes > need.device_budget) {
+    const std::int64_t least = std::min(need.largest_device_bytes, need.min_stream_bytes);
+    const std::string slab = need.automatic_cut ? "the device slab a tuned cut may leave (the whole box: "
+                                                : "a rank's device slab (";
     deck.root().section("hybrid").fail(
-        "device_memory", budget_text + " holds neither a rank's device slab (" + bytes_text(double(need.device_bytes)) +
+        "device_memory", budget_text + " holds neither " + slab + bytes_text(double(need.largest_device_bytes)) +
                              fields + ") nor a chunk of it streamed through the device (chunks of " +
                              std::to_string(need.min_chunk_planes) + " planes need " +
                              bytes_text(double(need.min_stream_bytes)) +

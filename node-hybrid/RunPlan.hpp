@@ -41,11 +41,17 @@ struct RankFootprint {
   bool can_stream = false;        //!< the app's step is one update: a device slab over budget is streamed
   int min_chunk_planes = 0;       //!< the fewest planes of a streamed chunk
   std::int64_t min_stream_bytes = 0;  //!< chunk buffers of that many planes: the least budget that streams
+  //! The largest device slab a cut may leave: the deck's where the share is
+  //! fixed, the whole box where a tuner moves the cut.
+  std::int64_t largest_device_bytes = 0;
+  bool automatic_cut = false;  //!< the share is tuned: the cut moves
   //! Where the device slab may stream at some cut (the rank's fields are
   //! over the budget): the store in host memory holding both slabs' fields.
   std::int64_t store_bytes = 0;
   //! The device slab streams: its fields in host memory, chunk buffers within the budget on the device.
   bool streams() const { return can_stream && device_budget > 0 && device_bytes > device_budget; }
+  //! The device slab streams at some cut (HybridSlabs::may_stream).
+  bool may_stream() const { return can_stream && device_budget > 0 && largest_device_bytes > device_budget; }
 };
 
 //! hybrid.device_memory in bytes: as given, or for `auto` the GPU's free

@@ -439,6 +439,31 @@ void expect_stream_report(const std::string& path) {
   }
 }
 
+// small_heat.yaml in cycles of 4 steps at `share` with a device budget.
+test::DriverRun small_heat_with_budget(const std::string& share, const std::string& budget) {
+  return test::run_driver(MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
+                                           "time_tiling.steps=4", "--set", "hybrid.cpu_share=" + share, "--set",
+                                           "hybrid.device_memory=" + budget, "--set", "report.json="});
+}
+
+// The least budget a refused run quotes (rank 0's message, on every rank),
+// where the message says what it holds neither of as `slab` (a regex).
+long least_budget(const test::DriverRun& refused, const std::string& slab) {
+  EXPECT_EQ(refused.code, 1);
+  long bytes = 0;
+  std::smatch least;
+  if (world_rank() == 0) {
+    EXPECT_TRUE(std::regex_search(refused.err, least,
+                                  std::regex("^--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds "
+                                             "neither " + slab + ".* of buffers\\): the least budget for this run "
+                                             "is ([0-9]+)B \\(")))
+        << refused.err;
+    if (!least.empty()) bytes = std::stol(least[1]);
+  }
+  MPI_Bcast(&bytes, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  return bytes;
+}
+
 // Output at step 13 and checkpoints at 5 and 10 cut the cycles; a streamed
 // run (three-step cycles, chunks of at most 8 planes: 6 of the 45 device planes)
 // writes the in-core run's files, and runs restarted from its step-5
@@ -512,28 +537,33 @@ TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
   // A budget that holds neither the fields nor a chunk's buffers: the
   // least budget quoted runs (on one rank, whose box is the one quoted),
   // a byte less does not.
-  const auto heat_with_budget = [](const std::string& budget) {
-    return test::run_driver(MPI_COMM_WORLD, {strata::test::data_dir() + "/decks/good/small_heat.yaml", "--set",
-                                             "time_tiling.steps=4", "--set", "hybrid.device_memory=" + budget,
-                                             "--set", "report.json="});
-  };
-  const test::DriverRun tiny = heat_with_budget("1000B");
+  const test::DriverRun tiny = small_heat_with_budget("0", "1000B");
   EXPECT_EQ(tiny.code, 1);
-  std::smatch least;
-  if (world_rank() == 0) {
-    EXPECT_TRUE(std::regex_search(
-        tiny.err, least,
-        std::regex("^--set hybrid.device_memory=1000B: hybrid.device_memory: 1000 B holds neither a rank's device "
-                   "slab \\(.* of buffers\\): the least budget for this run is ([0-9]+)B \\(")))
-        << tiny.err;
+  if (world_rank() == 0)
     EXPECT_NE(tiny.err.find("chunks of " + std::to_string(min_chunk_planes(4, 1)) + " planes need "), std::string::npos)
         << tiny.err;
+  const long least = least_budget(tiny, "a rank's device slab");
+  if (world_size() == 1) {
+    EXPECT_EQ(small_heat_with_budget("0", std::to_string(least) + "B").code, 0);
+    EXPECT_EQ(small_heat_with_budget("0", std::to_string(least - 1) + "B").code, 1);
   }
-  if (world_size() == 1 && !least.empty()) {
-    const long bytes = std::stol(least[1]);
-    EXPECT_EQ(heat_with_budget(std::to_string(bytes) + "B").code, 0);
-    EXPECT_EQ(heat_with_budget(std::to_string(bytes - 1) + "B").code, 1);
-  }
+}
+
+// With cpu_share: auto the tuner may move every plane to the device: a
+// budget that holds the first split's device slab but neither the whole box
+// nor a chunk of it is a deck error before the run starts (the run would
+// stop when it first streams), and the budget it quotes runs.
+TEST(OutOfCoreDriver, AnAutoShareBudgetsForTheWholeBox) {
+  const long half = least_budget(small_heat_with_budget("0.5", "1000B"), "a rank's device slab");
+  const long whole = least_budget(small_heat_with_budget("auto", "1000B"),
+                                  "the device slab a tuned cut may leave \\(the whole box");
+  ASSERT_LT(half, whole);
+  EXPECT_EQ(small_heat_with_budget("0.5", std::to_string(half) + "B").code, 0);
+  const test::DriverRun refused = small_heat_with_budget("auto", std::to_string(half) + "B");
+  EXPECT_EQ(refused.code, 1);
+  if (world_rank() == 0)
+    EXPECT_EQ(refused.err.rfind("--set hybrid.device_memory=" + std::to_string(half) + "B: ", 0), 0) << refused.err;
+  EXPECT_EQ(small_heat_with_budget("auto", std::to_string(whole) + "B").code, 0);
 }
 
 }  // namespace
