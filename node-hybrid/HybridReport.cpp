@@ -1,6 +1,7 @@
 #include "node-hybrid/HybridReport.hpp"
 
 #include "framework/ReduceOverCells.hpp"
+#include "node-hybrid/TuneCache.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -41,7 +42,7 @@ void report_balance(std::ostream& out, const ShareMeasurement& measurement, cons
   double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
   if (const auto model = controller.single_processor_seconds()) std::tie(host_only, device_only) = *model;
   const std::string origin =
-      controller.origin() + (measurement.keeps_progress() && !controller.tuning_progress().empty()
+      controller.origin() + (measurement.keeps_progress() && TuneCache::writes_kept() && !controller.tuning_progress().empty()
                                  ? "; the tune cache keeps the measurements for the next run"
                                  : "");
   char line[320];

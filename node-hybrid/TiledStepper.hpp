@@ -28,6 +28,7 @@
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
 #include "node-hybrid/TilingTuner.hpp"
+#include "node-hybrid/TuneCache.hpp"
 
 #include <mpi.h>
 
@@ -170,7 +171,7 @@ class TiledStepper {
     } else if (tuner_.tuning()) {
       out << "time tiling: still measuring when the run ended (" << tuner_.candidates() << " candidate(s) done"
           << resumed_text()
-          << (settings_.on_tiling_progress && !tuner_.trials().empty()
+          << (settings_.on_tiling_progress && TuneCache::writes_kept() && !tuner_.trials().empty()
                   ? "; the tune cache keeps the trials for the next run"
                   : "")
           << ")\n";

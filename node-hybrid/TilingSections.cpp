@@ -72,23 +72,22 @@ std::vector<io::DeckKey> tiling_keys() {
 
 TimeTilingSettings read_time_tiling_section(io::DeckSection tiling, const HaloConfig& halo) {
   TimeTilingSettings t;
-  const std::optional<int> steps = !tiling.has(keys::time_tiling_steps.name()) && halo.width > 0
+  const bool steps_given = tiling.has(keys::time_tiling_steps.name());
+  const std::optional<int> steps = !steps_given && halo.width > 0
                                        ? tiling.get(keys::time_tiling_steps.name(), 1)
                                        : io::integer_or_auto(tiling, keys::time_tiling_steps);
   t.automatic = !steps;
   t.steps = steps ? *steps
                   : halo.width > 0 ? std::min(halo.width, most_auto_tiled_steps) : most_auto_tiled_steps;
+  const std::string untiled = std::string("nothing in an untiled run (time_tiling.steps is 1") +
+                              (steps_given ? ")" : " where halo.width is given and time_tiling.steps is not)");
   if (const auto tile = tiling.get_optional<std::array<int, 2>>(keys::time_tiling_tile)) t.tile = *tile;
-  if (tiling.has("tile") && !t.tiled())
-    tiling.fail("tile", "a tile shape tiles nothing untiled (time_tiling.steps 1, the default where halo.width "
-                        "is given)");
+  if (tiling.has("tile") && !t.tiled()) tiling.fail("tile", "a tile shape tiles " + untiled);
   const std::string device = tiling.get<std::string>(keys::time_tiling_device);
   if (device != deck_word(DeviceCycle::Sweeps) && device != deck_word(DeviceCycle::StreamedTiles))
     tiling.fail("device", "expected sweeps or tiles, got '" + device + "'");
   t.device = device == deck_word(DeviceCycle::StreamedTiles) ? DeviceCycle::StreamedTiles : DeviceCycle::Sweeps;
-  if (t.device == DeviceCycle::StreamedTiles && !t.tiled())
-    tiling.fail("device", "tiles tile nothing untiled (time_tiling.steps 1, the default where halo.width is "
-                          "given)");
+  if (t.device == DeviceCycle::StreamedTiles && !t.tiled()) tiling.fail("device", "tiles tile " + untiled);
   return t;
 }
 

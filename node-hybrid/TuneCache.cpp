@@ -27,13 +27,15 @@ std::uint64_t fnv1a(const std::string& text) {
 
 bool retune_forced() {
   const char* retune = std::getenv("STRATA_RETUNE");
-  return retune && std::string(retune) == "1";
+  return retune && *retune && std::string(retune) != "0";  // set, and not to 0
 }
 
 void warn_ignored(const std::string& path, const char* why) {
   std::fprintf(stderr, "strata: warning: tune cache entry %s %s; ignoring it and measuring again\n", path.c_str(),
                why);
 }
+
+bool write_failed = false;  // by any cache of this process
 
 // Best effort: an entry not cached only costs a retune later, which the
 // process says once (a run's report would otherwise claim what is kept).
@@ -43,11 +45,10 @@ void write_entry(const std::string& directory, const std::string& path, const st
   try {
     write_file_atomically(path, text);
   } catch (const Error& e) {
-    static bool warned = false;
-    if (!warned)
+    if (!write_failed)
       std::fprintf(stderr, "strata: warning: the tune cache %s cannot be written (%s); what is tuned is not kept\n",
                    directory.c_str(), e.what());
-    warned = true;
+    write_failed = true;
   }
 }
 
@@ -128,5 +129,7 @@ void TuneCache::store_progress(const std::string& key, const std::vector<double>
   text << "\n";
   write_entry(directory_, path_of(key, "progress"), text.str());
 }
+
+bool TuneCache::writes_kept() { return !write_failed; }
 
 }  // namespace strata

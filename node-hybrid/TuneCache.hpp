@@ -45,6 +45,9 @@ class TuneCache {
   void store_progress(const std::string& key, const std::vector<double>& measurements) const;
 
   bool enabled() const { return !directory_.empty(); }
+  //! Whether every write of this process reached a cache (a report says
+  //! what the cache keeps only while it does).
+  static bool writes_kept();
 
  private:
   std::string path_of(const std::string& key, const char* extension = "share") const;

@@ -539,9 +539,10 @@ TEST(OutOfCoreDriver, BudgetsARunCannotKeepAreDeckErrors) {
   // a byte less does not.
   const test::DriverRun tiny = small_heat_with_budget("0", "1000B");
   EXPECT_EQ(tiny.code, 1);
-  if (world_rank() == 0)
+  if (world_rank() == 0) {
     EXPECT_NE(tiny.err.find("chunks of " + std::to_string(min_chunk_planes(4, 1)) + " planes need "), std::string::npos)
         << tiny.err;
+  }
   const long least = least_budget(tiny, "a rank's device slab");
   if (world_size() == 1) {
     EXPECT_EQ(small_heat_with_budget("0", std::to_string(least) + "B").code, 0);
@@ -561,8 +562,9 @@ TEST(OutOfCoreDriver, AnAutoShareBudgetsForTheWholeBox) {
   EXPECT_EQ(small_heat_with_budget("0.5", std::to_string(half) + "B").code, 0);
   const test::DriverRun refused = small_heat_with_budget("auto", std::to_string(half) + "B");
   EXPECT_EQ(refused.code, 1);
-  if (world_rank() == 0)
+  if (world_rank() == 0) {
     EXPECT_EQ(refused.err.rfind("--set hybrid.device_memory=" + std::to_string(half) + "B: ", 0), 0) << refused.err;
+  }
   EXPECT_EQ(small_heat_with_budget("auto", std::to_string(whole) + "B").code, 0);
 }
 

@@ -532,12 +532,14 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
       << warning;
   EXPECT_TRUE(cache.lookup("app=e", [](const TuneEntry& e) { return e.value <= 500; }));
   // A cache that cannot be written says so (once a process), rather than nothing.
+  EXPECT_TRUE(TuneCache::writes_kept());
   testing::internal::CaptureStderr();
   TuneCache("/proc/strata-tune-cache").store("app=f", TuneEntry{1, 0.1});
   const std::string unwritable = testing::internal::GetCapturedStderr();
   EXPECT_NE(unwritable.find("strata: warning: the tune cache /proc/strata-tune-cache cannot be written ("),
             std::string::npos)
       << unwritable;
+  EXPECT_FALSE(TuneCache::writes_kept());
 
   // An unfinished search's measurements, exactly as measured, until the key gets its answer.
   const std::vector<double> progress{8, 64, 0.1 / 3.0, 4, 64, 2.0 / 7.0};
