@@ -222,6 +222,7 @@ int run_strata(int argc, const char* const* argv, MPI_Comm comm, std::ostream& o
   }
   Run run;
   if (!collectively(comm, err, [&] { set_up(run, argc, argv, comm); })) return 1;
+  if (rank == 0 && run.deck) io::print_warnings(*run.deck, err);
   switch (run.cli.action) {
     case CommandLine::Action::Help:
       if (rank == 0) out << CommandLine::usage();

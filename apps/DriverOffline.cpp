@@ -55,6 +55,7 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
         return 0;
       default: {
         io::Deck deck = io::Deck::load(cli.deck_path, cli.overrides, deck_formats());
+        io::print_warnings(deck, err);
         io::RunConfig config = io::read_run_config(deck);
         NodeConfig node = read_node_config(deck);
         const std::optional<double> stable_dt = read_app(deck, config, node).stable_dt;

@@ -19,12 +19,23 @@ struct DeckSource {
   std::map<std::string, std::string> overrides;
   //! The values keys resolved to, defaults included.
   YAML::Node resolved{YAML::NodeType::Map};
-  //! Line of the original file for each line of the YAML text, when the
-  //! YAML was translated from another format (empty: the same lines).
-  std::vector<int> source_lines;
+  //! Where YAML translated from another format came from (empty: the file itself).
+  DeckOrigin origin;
   //! 1-based line to report for 0-based YAML line `line`.
   int report_line(int line) const {
-    return 1 + (line >= 0 && line < int(source_lines.size()) ? source_lines[line] : line);
+    const std::vector<int>& lines = origin.source_lines;
+    return 1 + (line >= 0 && line < int(lines.size()) ? lines[line] : line);
+  }
+  //! Key path `path` as messages name it: in the original's words, where
+  //! it names the path or the section it is in.
+  std::string key_name(const std::string& path) const {
+    for (std::string section = path;;) {
+      if (const auto it = origin.key_names.find(section); it != origin.key_names.end())
+        return it->second + (section.size() < path.size() ? " " + path.substr(section.size() + 1) : "");
+      const auto dot = section.rfind('.');
+      if (dot == std::string::npos) return path;
+      section.resize(dot);
+    }
   }
 };
 
@@ -139,7 +150,7 @@ void DeckSection::record(const std::string& key, const YAML::Node& value) {
 std::string DeckSection::where(const std::string& key) const {
   const std::string full = key_path(key);
   if (const std::string* text = override_of(full)) return "--set " + *text + ": " + full;
-  return source_->file_name + ":" + std::to_string(source_->report_line(key_line(key))) + ": " + full;
+  return source_->file_name + ":" + std::to_string(source_->report_line(key_line(key))) + ": " + source_->key_name(full);
 }
 
 int DeckSection::key_line(const std::string& key) const {
@@ -323,7 +334,7 @@ void DeckSection::reject_unknown_keys() const {
         throw InputError(at + path_ + (path_.empty() ? "" : ": ") + "keys must be plain names");
       const std::string key = entry.first.Scalar();
       if (!first_line.emplace(key, line).second)
-        throw InputError(at + key_path(key) + ": duplicate key (first at line " +
+        throw InputError(at + source_->key_name(key_path(key)) + ": duplicate key (first at line " +
                          std::to_string(source_->report_line(first_line[key])) + ")");
       if (known_keys_->count(key)) continue;
       std::string message = "unknown key";
@@ -332,17 +343,17 @@ void DeckSection::reject_unknown_keys() const {
       // Point at the key itself: its value may sit on a later line.
       if (const std::string* text = override_of(key_path(key)))
         throw InputError("--set " + *text + ": " + key_path(key) + ": " + message);
-      throw InputError(at + key_path(key) + ": " + message);
+      throw InputError(at + source_->key_name(key_path(key)) + ": " + message);
     }
   }
   for (const DeckSection& child_section : *children_) child_section.reject_unknown_keys();
 }
 
 Deck Deck::parse(const std::string& text, const std::string& name,
-                 const std::vector<std::string>& overrides, std::vector<int> source_lines) {
+                 const std::vector<std::string>& overrides, DeckOrigin origin) {
   auto source = std::make_shared<Impl::DeckSource>();
   source->file_name = name;
-  source->source_lines = std::move(source_lines);
+  source->origin = std::move(origin);
   try {
     const std::vector<YAML::Node> documents = YAML::LoadAll(text);
     if (documents.size() > 1)
@@ -372,12 +383,18 @@ Deck Deck::load(const std::string& path, const std::vector<std::string>& overrid
   for (const DeckFormat& format : formats)
     if (format.recognises(text.str())) {
       TranslatedDeck deck = format.translate(text.str(), path);
-      return parse(deck.yaml, path, overrides, std::move(deck.source_lines));
+      return parse(deck.yaml, path, overrides, std::move(deck.origin));
     }
   return parse(text.str(), path, overrides);
 }
 
 const std::string& Deck::file_name() const { return root_.source_->file_name; }
+
+const std::vector<std::string>& Deck::warnings() const { return root_.source_->origin.warnings; }
+
+void print_warnings(const Deck& deck, std::ostream& err) {
+  for (const std::string& warning : deck.warnings()) err << "strata: warning: " << warning << "\n";
+}
 
 std::string Deck::dump() const {
   YAML::Emitter out;

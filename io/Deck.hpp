@@ -15,6 +15,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <string>
 #include <type_traits>
@@ -146,14 +147,15 @@ class Deck {
   static Deck load(const std::string& path, const std::vector<std::string>& overrides = {},
                    const std::vector<DeckFormat>& formats = {});
   //! Parses deck text held in memory; `name` stands for the file in messages.
-  //! YAML translated from another format passes, per YAML line, the 0-based
-  //! line of the original it came from, so messages point into the original.
+  //! YAML translated from another format passes where it came from, so
+  //! messages point into the original, in its words.
   static Deck parse(const std::string& text, const std::string& name,
-                    const std::vector<std::string>& overrides = {},
-                    std::vector<int> source_lines = {});
+                    const std::vector<std::string>& overrides = {}, DeckOrigin origin = {});
 
   DeckSection& root() { return root_; }
   const std::string& file_name() const;
+  //! What a translation from another format accepted but a user should know.
+  const std::vector<std::string>& warnings() const;
   //! The deck as given (file plus overrides), as YAML text.
   std::string dump() const;
   //! Every key the program read, with the value it used (defaults filled in), as YAML text.
@@ -166,5 +168,8 @@ class Deck {
 
 //! The candidate closest to `word` by edit distance, or "" when none is close.
 std::string closest_match(const std::string& word, const std::set<std::string>& candidates);
+
+//! Writes the deck's warnings to `err`, a `strata: warning:` line each.
+void print_warnings(const Deck& deck, std::ostream& err);
 
 }  // namespace strata::io

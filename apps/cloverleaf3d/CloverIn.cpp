@@ -20,17 +20,27 @@ struct Entry {
   int line = -1;
 };
 
-// Keys that select the reference code's kernels, tiling or profiler: Strata
-// tiles and times its own kernels, so they are accepted and have no effect.
-const std::set<std::string> reference_only_keys = {
-    "tiles_per_chunk",       "tiles_per_problem",     "profiler_on",          "use_fortran_kernels",
-    "use_c_kernels",         "use_oa_kernels",        "use_vector_loops",     "1d_tile_decomposition",
-    "2d_tile_decomposition", "3d_tile_decomposition"};
+// Keys of the reference codes (kernels, tiling, profiler, OpenCL device):
+// Strata tiles and times its own kernels, so they are accepted and have no
+// effect. Flags stand alone; the others take a value.
+const std::set<std::string> reference_only_flags = {
+    "profiler_on",           "use_fortran_kernels",   "use_c_kernels",        "use_oa_kernels",
+    "use_vector_loops",      "use_opencl_kernels",    "1d_tile_decomposition", "2d_tile_decomposition",
+    "3d_tile_decomposition"};
+const std::set<std::string> reference_only_valued = {"tiles_per_chunk", "tiles_per_problem", "opencl_vendor",
+                                                     "opencl_type", "opencl_device"};
+
+// Keys that take a whole number; the other scalar keys take a real.
+const std::set<std::string> integer_keys = {"x_cells",  "y_cells",           "z_cells",        "end_step",
+                                            "summary_frequency", "visit_frequency", "test_problem"};
 
 const std::set<std::string> scalar_keys = {
     "x_cells",      "y_cells",      "z_cells",       "xmin",     "ymin",        "zmin",
     "xmax",         "ymax",         "zmax",          "end_time", "end_step",    "initial_timestep",
     "max_timestep", "timestep_rise", "summary_frequency", "visit_frequency", "test_problem"};
+
+// Columns of a line the reference reads (its lines are read as (a150)).
+constexpr std::size_t reference_columns = 150;
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return char(std::tolower(c)); });
@@ -45,14 +55,26 @@ std::string with_e_exponent(std::string word) {
 }
 
 // Words of a line as the reference's parser reads them: lower case, comments
-// (after '!' or ';') dropped, '=' and ',' separating like blanks.
+// (after '!' or ';') dropped, '=' and ',' and bytes other than printable
+// ASCII (a byte order mark, a no-break space) separating like blanks.
 std::vector<std::string> words(std::string line) {
   line = lower(line.substr(0, line.find_first_of("!;")));
-  std::replace_if(line.begin(), line.end(), [](char c) { return c == '=' || c == ','; }, ' ');
+  std::replace_if(
+      line.begin(), line.end(),
+      [](char c) { return c == '=' || c == ',' || static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126; },
+      ' ');
   std::istringstream in(line);
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(with_e_exponent(w));
   return out;
+}
+
+// Whether `word` reads as the value of scalar key `key`: a whole number or
+// a real (Fortran's D exponent already read as E).
+bool reads_as_value_of(const std::string& key, const std::string& word) {
+  static const std::regex integer(R"([+-]?\d+)");
+  static const std::regex real(R"([+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?)");
+  return std::regex_match(word, integer_keys.count(key) ? integer : real);
 }
 
 // A YAML scalar holding `raw` exactly; the deck reader checks its type.
@@ -68,7 +90,7 @@ class Writer {
     yaml_ << std::string(indent, ' ') << text << "\n";
     lines_.push_back(source);
   }
-  io::TranslatedDeck done() const { return {yaml_.str(), lines_}; }
+  io::TranslatedDeck done() const { return {yaml_.str(), io::DeckOrigin{lines_, {}, {}}}; }
 
  private:
   std::ostringstream yaml_;
@@ -81,78 +103,137 @@ bool is_clover_in(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
     const std::vector<std::string> w = words(line);
-    if (!w.empty() && lower(w[0]) == "*clover") return true;
+    if (!w.empty() && w[0][0] == '*') return true;
   }
   return false;
 }
+
+namespace {
+
+// The lines of the *clover block as the reference reads them: a word '\'
+// continues a line on the next, a nested *name ... *endname block is
+// skipped, the end of the file ends the block as *endclover does. Each
+// holds its words and its first line.
+struct BlockLines {
+  std::vector<std::pair<std::vector<std::string>, int>> lines;
+  int begin = -1;
+  std::vector<std::string> long_lines;  //!< numbers of lines that say more past the reference's columns
+};
+
+BlockLines block_lines(const std::string& text, const std::string& name) {
+  std::vector<std::string> raw;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) raw.push_back(line);
+  BlockLines block;
+  std::string nested;  // the *name block being skipped
+  std::string stray;   // where the first '*' line before any *clover is
+  for (int n = 0; n < int(raw.size()); ++n) {
+    const int first = n;
+    std::vector<std::string> w = words(raw[n]);
+    if (block.begin >= 0 && raw[n].size() > reference_columns && words(raw[n].substr(0, reference_columns)) != w)
+      block.long_lines.push_back(std::to_string(n + 1));
+    while (!w.empty() && w.back() == "\\" && n + 1 < int(raw.size())) {
+      w.pop_back();
+      const std::vector<std::string> more = words(raw[++n]);
+      w.insert(w.end(), more.begin(), more.end());
+    }
+    if (!w.empty() && w.back() == "\\") w.pop_back();  // on the last line
+    if (w.empty()) continue;
+    if (block.begin < 0) {  // text before the block is ignored
+      if (w[0] == "*clover") block.begin = first;
+      else if (w[0][0] == '*' && stray.empty()) stray = name + ":" + std::to_string(first + 1) + ": " + w[0];
+      continue;
+    }
+    if (!nested.empty()) {
+      if (w[0] == "*end" + nested.substr(1)) nested.clear();
+      continue;
+    }
+    if (w[0] == "*endclover") break;
+    if (w[0] == "*clover")
+      throw InputError(name + ":" + std::to_string(first + 1) + ": a second *clover before *endclover");
+    if (w[0][0] == '*') {
+      nested = w[0];
+      continue;
+    }
+    block.lines.emplace_back(std::move(w), first);
+  }
+  if (block.begin < 0)
+    throw InputError((stray.empty() ? name + ":1" : stray) +
+                     ": no *clover line: a clover.in deck's keys sit between *clover and *endclover");
+  return block;
+}
+
+}  // namespace
 
 io::TranslatedDeck translate_clover_in(const std::string& text, const std::string& name) {
   const auto fail = [&](int line, const std::string& message) {
     throw InputError(name + ":" + std::to_string(line + 1) + ": " + message);
   };
+  const BlockLines block = block_lines(text, name);
+  const int begin = block.begin;
   std::map<std::string, Entry> values;
   std::map<int, Entry> states;  // state number -> its key=value pairs as a YAML flow map
-  int begin = -1, end = -1, last = 0;
-  std::istringstream in(text);
-  int n = 0;
-  for (std::string raw; std::getline(in, raw); ++n) {
-    last = n;
-    const std::vector<std::string> w = words(raw);
-    if (w.empty()) continue;
-    const std::string key = lower(w[0]);
-    if (begin < 0) {
-      if (key == "*clover") begin = n;
-      continue;
-    }
-    if (key == "*endclover") {
-      end = n;
-      break;
-    }
-    if (key == "*clover") fail(n, "a second *clover before *endclover");
-    if (key == "state") {
+  const auto is_key = [](const std::string& word) {
+    return scalar_keys.count(word) || reference_only_flags.count(word) || reference_only_valued.count(word);
+  };
+  const auto unknown = [&](int n, const std::string& word) {
+    std::set<std::string> known = scalar_keys;
+    known.insert(reference_only_flags.begin(), reference_only_flags.end());
+    known.insert(reference_only_valued.begin(), reference_only_valued.end());
+    known.insert("state");
+    std::string message = "unknown key '" + word + "'";
+    const std::string suggestion = io::closest_match(word, known);
+    if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
+    fail(n, message);
+  };
+  for (const auto& [w, n] : block.lines) {
+    if (w[0] == "state") {
       if (w.size() < 2 || w[1].find_first_not_of("0123456789") != std::string::npos)
         fail(n, "state: expected a state number after 'state'");
       if (w[1].size() > 6) fail(n, "state " + w[1] + ": too large a state number (states are numbered 1, 2, ...)");
       const int id = std::stoi(w[1]);
       if (id < 1) fail(n, "state: numbers start at 1");
-      if ((w.size() - 2) % 2 != 0) fail(n, "state " + w[1] + ": '" + w.back() + "' has no value");
+      for (std::size_t i = 2; i < w.size(); i += 2) {
+        if (w[i].find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)
+          fail(n, "state " + w[1] + ": '" + w[i] + "' is not a key (a key and its value are separated by '=' or "
+                  "blanks)");
+        if (i + 1 == w.size() || w[i + 1] == "state") fail(n, "state " + w[1] + ": '" + w[i] + "' has no value");
+      }
       std::string map = "{";
       for (std::size_t i = 2; i + 1 < w.size(); i += 2)
-        map += (i > 2 ? ", " : "") + lower(w[i]) + ": " + quoted(w[i + 1]);
+        map += (i > 2 ? ", " : "") + w[i] + ": " + quoted(w[i + 1]);
       const auto [it, inserted] = states.emplace(id, Entry{map + "}", n});
       if (!inserted)
         fail(n, "state " + w[1] + " defined twice (first at line " + std::to_string(it->second.line + 1) + ")");
       continue;
     }
     // A line may give several keys (x_cells=10 y_cells=10), each followed by its value.
-    const auto is_key = [](const std::string& word) {
-      return scalar_keys.count(word) || reference_only_keys.count(word);
-    };
     for (std::size_t i = 0; i < w.size();) {
       const std::string& word = w[i];
+      if (word == "state") fail(n, "'state' begins a line of its own (its keys follow it on that line)");
       if (!is_key(word)) {
-        if (i > 0) fail(n, w[i - 2] + ": expected one value, got '" + w[i - 1] + " " + word + "'");
-        std::set<std::string> known = scalar_keys;
-        known.insert(reference_only_keys.begin(), reference_only_keys.end());
-        known.insert("state");
-        std::string message = "unknown key '" + word + "'";
-        const std::string suggestion = io::closest_match(word, known);
-        if (!suggestion.empty()) message += " (did you mean '" + suggestion + "'?)";
-        fail(n, message);
+        if (i > 0 && !reference_only_flags.count(w[i - 1]))
+          fail(n, w[i - 2] + ": expected one value, got '" + w[i - 1] + " " + word + "'");
+        unknown(n, word);
       }
       const bool valued = i + 1 < w.size() && !is_key(w[i + 1]);
-      if (reference_only_keys.count(word)) {  // read by the reference only: value or not, no effect here
-        i += valued ? 2 : 1;
+      if (reference_only_flags.count(word)) {  // a number after one is a value the reference ignores too
+        i += valued && reads_as_value_of("tiles_per_chunk", w[i + 1]) ? 2 : 1;
         continue;
       }
       if (!valued) fail(n, word + ": expected one value, got none");
+      if (reference_only_valued.count(word)) {
+        i += 2;
+        continue;
+      }
+      if (!reads_as_value_of(word, w[i + 1]))
+        fail(n, word + ": expected " + (integer_keys.count(word) ? "a whole number" : "a number") + ", got '" +
+                    w[i + 1] + "'");
       const auto [it, inserted] = values.emplace(word, Entry{w[i + 1], n});
       if (!inserted) fail(n, word + " given twice (first at line " + std::to_string(it->second.line + 1) + ")");
       i += 2;
     }
   }
-  if (begin < 0) fail(0, "no *clover block");
-  if (end < 0) fail(last, "*clover block has no *endclover");
   if (states.empty()) fail(begin, "no states defined (a 'state 1 density=... energy=...' line is required)");
   for (int id = 1; id <= states.rbegin()->first; ++id)
     if (!states.count(id)) fail(states.rbegin()->second.line, "state " + std::to_string(id) + " is missing");
@@ -193,7 +274,24 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
   for (const auto& [id, entry] : states) out.line(4, "'" + std::to_string(id) + "': " + entry.value, entry.line);
   for (const char* key : {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"})
     if (values.count(key)) out.line(2, std::string(key) + ": " + quoted(values[key].value), values[key].line);
-  return out.done();
+  io::TranslatedDeck deck = out.done();
+  deck.origin.key_names = {{"grid.cells", "x_cells, y_cells, z_cells"}, {"grid.domain.lo", "xmin, ymin, zmin"},
+                           {"grid.domain.hi", "xmax, ymax, zmax"},      {"time.steps", "end_step"},
+                           {"time.end_time", "end_time"},               {"output.report_every", "summary_frequency"},
+                           {"output.write_every", "visit_frequency"}};
+  for (const char* key : {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"})
+    deck.origin.key_names.emplace("cloverleaf3d." + std::string(key), key);
+  for (const auto& [id, entry] : states)
+    deck.origin.key_names.emplace("cloverleaf3d.states." + std::to_string(id), "state " + std::to_string(id));
+  if (!block.long_lines.empty()) {
+    std::string lines;
+    for (const std::string& l : block.long_lines) lines += (lines.empty() ? "" : ", ") + l;
+    deck.origin.warnings.push_back(name + ": line(s) " + lines + " say more past column " +
+                                   std::to_string(reference_columns) +
+                                   ": Strata reads whole lines, the reference CloverLeaf only the first " +
+                                   std::to_string(reference_columns) + " columns: the two run this file differently");
+  }
+  return deck;
 }
 
 io::DeckFormat clover_in_format() { return {is_clover_in, translate_clover_in}; }

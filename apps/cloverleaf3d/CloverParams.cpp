@@ -94,6 +94,17 @@ State read_state(io::DeckSection s, bool background, const std::array<double, 3>
   }
   const std::string shape = s.get<std::string>(geometry.name());
   const DeckKey* axes[3][2] = {{&xmin, &xmax}, {&ymin, &ymax}, {&zmin, &zmax}};
+  // Keys of another geometry, named as such rather than as unknown.
+  const auto refuse = [&](const DeckKey& key, const char* shape_is) {
+    if (s.has(key.name())) s.fail(key.name(), "a " + shape + " has no " + key.name() + " (" + shape_is + ")");
+  };
+  const char* cuboid_is = "it spans xmin..xmax, ymin..ymax, zmin..zmax";
+  const char* sphere_is = "it is centred at xmin, ymin, zmin, with a radius";
+  const char* point_is = "it is the cell whose low corner node is at xmin, ymin, zmin";
+  if (shape == "cuboid") refuse(radius, cuboid_is);
+  for (const auto& axis : axes)
+    if (shape == "sphere" || shape == "point") refuse(*axis[1], shape == "sphere" ? sphere_is : point_is);
+  if (shape == "point") refuse(radius, point_is);
   if (shape == "cuboid") {
     state.geometry = Geometry::Cuboid;
     for (int a = 0; a < 3; ++a) {

@@ -211,7 +211,9 @@ TYPED_TEST(CloverLeaf, SummariesMatchTheReferenceCode) {
 
 // clover.in as the reference's parser reads it: any case, ';' comments,
 // ',' between a key's value and the next, several keys on a line, Fortran
-// D exponents, keys of the reference alone with or without a value.
+// D exponents, keys of the reference codes alone (flags, numbers after
+// them, valued ones), '\\' continuing a line, nested *name blocks, bytes
+// outside printable ASCII as blanks, the end of the file ending the block.
 TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
   const std::string plain =
       "*clover\n"
@@ -225,8 +227,25 @@ TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
       " state 2 density=1.0,energy=2.5 Geometry=Cuboid xmin=0.0 xmax=5.0 ymin=0.0 ymax=2.0 zmin=0.0 zmax=2.0 ;cube\n"
       " X_cells=10 y_cells=4 z_cells=4\n initial_timestep=4.0D-2 use_fortran_kernels\n tiles_per_chunk 1 end_step=5\n"
       "*EndClover\n";
-  EXPECT_EQ(cloverleaf::translate_clover_in(reference_style, "r.in").yaml,
-            cloverleaf::translate_clover_in(plain, "p.in").yaml);
+  const std::string other_ports =
+      "\xEF\xBB\xBF*clover\n"
+      " state 1 density=0.2 energy=1.0\n"
+      " state 2 density=1.0 energy=2.5 geometry=cuboid \\\n"
+      "   xmin=0.0 xmax=5.0 ymin=0.0 ymax=2.0 zmin=0.0 zmax=2.0\n"
+      " *notes\n  x_cells=99 free text\n *endnotes\n"
+      " x_cells=10\xC2\xA0y_cells=4 \\\n z_cells=4\n profiler_on 1 use_opencl_kernels opencl_vendor=nvidia\n"
+      " initial_timestep=4.0e-2\n end_step=5\n";
+  const std::string translated = cloverleaf::translate_clover_in(plain, "p.in").yaml;
+  EXPECT_EQ(cloverleaf::translate_clover_in(reference_style, "r.in").yaml, translated);
+  EXPECT_EQ(cloverleaf::translate_clover_in(other_ports, "o.in").yaml, translated);
+  EXPECT_TRUE(cloverleaf::is_clover_in(other_ports));
+  EXPECT_TRUE(cloverleaf::translate_clover_in(other_ports, "o.in").origin.warnings.empty());
+  // The reference reads 150 columns of a line: a longer one is read whole, with a warning.
+  const std::string long_line =
+      "*clover\n state 1 density=0.2 energy=1.0" + std::string(150, ' ') + "xvel=0\n*endclover\n";
+  const std::vector<std::string> warnings = cloverleaf::translate_clover_in(long_line, "l.in").origin.warnings;
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].rfind("l.in: line(s) 2 say more past column 150", 0), 0u) << warnings[0];
   const auto error = [](const std::string& line) {
     try {
       cloverleaf::translate_clover_in("*clover\n state 1 density=1 energy=1\n" + line + "\n*endclover\n", "e.in");
@@ -238,6 +257,21 @@ TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
   EXPECT_EQ(error(" x_cells=10 20"), "e.in:3: x_cells: expected one value, got '10 20'");
   EXPECT_EQ(error(" y_cells=4 x_cells"), "e.in:3: x_cells: expected one value, got none");
   EXPECT_EQ(error(" x_cels=4"), "e.in:3: unknown key 'x_cels' (did you mean 'x_cells'?)");
+  // Each of several keys on a line, or of a triple over lines, by its own name.
+  EXPECT_EQ(error(" x_cells=4.0"), "e.in:3: x_cells: expected a whole number, got '4.0'");
+  EXPECT_EQ(error(" xmax=10\n ymax=10\n zmax=ten"), "e.in:5: zmax: expected a number, got 'ten'");
+  EXPECT_EQ(error(" 1d_tile_decomposition x_cels=8"), "e.in:3: unknown key 'x_cels' (did you mean 'x_cells'?)");
+  EXPECT_EQ(error(" end_step=3 state 2 density=1"),
+            "e.in:3: 'state' begins a line of its own (its keys follow it on that line)");
+  EXPECT_EQ(error(" state 2 density:1.0 energy=2.5"),
+            "e.in:3: state 2: 'density:1.0' is not a key (a key and its value are separated by '=' or blanks)");
+  try {
+    cloverleaf::translate_clover_in("*clovr\n state 1 density=1 energy=1\n*endclover\n", "s.in");
+    ADD_FAILURE() << "a misspelt *clover passed";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "s.in:1: *clovr: no *clover line: a clover.in deck's keys sit between *clover and *endclover");
+  }
 }
 
 // The same problem read from its clover.in by the driver, with and without
