@@ -44,7 +44,8 @@ AppReader app_reader(const std::string& name, std::function<Params(io::Deck&, co
       // `auto` is the default; an app of many kernels runs untiled unless the deck asks otherwise.
       if (const auto given = tiling_section.keys(); !given.empty())
         tiling_section.fail(given.front(), name + " cannot be time tiled (its step is many kernels with halo "
-                                                  "groups of their own, not one update): leave time_tiling out");
+                                                  "groups of their own, not one update): leave time_tiling out, or "
+                                                  "give steps: 1");
       tiling_section.get("steps", 1);  // the deck as run says what runs
       node.time_tiling = TimeTilingSettings{};
     }

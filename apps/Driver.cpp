@@ -144,7 +144,8 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
                                    : io::read_checkpoint(comm, cli.restart, sim, config, decomposition.local());
       restart_path = from.path;
       check_deck_changes(deck, config, from, cli.allow_changes, rank, err);
-      plan_restart(deck, config, sim, from, settings);
+      plan_restart(deck, config, sim.chooses_dt() ? std::nullopt : std::optional<double>(sim.stable_dt()), from,
+                   settings);
     }
     if (config.output.write_every > 0)
       output = std::make_unique<io::FieldOutput>(comm, config.grid, decomposition.local(), config.output.directory,

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace strata {
@@ -45,30 +46,39 @@ void check_writable(io::Deck& deck, const io::RunConfig& config) {
     deck.root().section("report").fail(report->key, report->message);
 }
 
+// An earlier run's files a fresh run would write over: outputs and checkpoints.
+std::pair<std::vector<std::string>, std::vector<std::string>> earlier_files(const io::RunConfig& config) {
+  std::vector<std::string> outputs, checkpoints;
+  if (config.output.write_every > 0) outputs = io::output_files(config.output.directory, config.output.prefix);
+  if (config.checkpoint.every > 0) checkpoints = io::checkpoint_files(config.checkpoint.directory, config.app);
+  return {outputs, checkpoints};
+}
+
 }  // namespace
+
+void refuse_earlier_files(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli) {
+  if (!cli.restart.empty() || cli.overwrite) return;
+  const auto [outputs, checkpoints] = earlier_files(config);
+  if (!outputs.empty())
+    deck.root().section("output").fail(
+        "dir", config.output.directory + " holds an earlier run's outputs (first: " + outputs.front() +
+                   "): a fresh run would overwrite them; continue that run with --restart, choose another "
+                   "output.dir or output.prefix, or give --overwrite to replace them");
+  if (!checkpoints.empty())
+    deck.root().section("checkpoint").fail(
+        "dir", config.checkpoint.directory + " holds an earlier run's checkpoints (first: " + checkpoints.front() +
+                   "): a fresh run would overwrite them; continue that run with --restart, choose another "
+                   "checkpoint.dir, or give --overwrite to replace them");
+}
 
 void prepare_directories(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli, std::ostream& err) {
   const std::string& output_dir = config.output.directory;
   const std::string& checkpoint_dir = config.checkpoint.directory;
   const bool writes_output = config.output.write_every > 0, writes_checkpoints = config.checkpoint.every > 0;
   check_writable(deck, config);
+  refuse_earlier_files(deck, config, cli);
   if (cli.restart.empty()) {
-    const std::vector<std::string> outputs =
-        writes_output ? io::output_files(output_dir, config.output.prefix) : std::vector<std::string>{};
-    const std::vector<std::string> checkpoints =
-        writes_checkpoints ? io::checkpoint_files(checkpoint_dir, config.app) : std::vector<std::string>{};
-    if (!cli.overwrite) {
-      if (!outputs.empty())
-        deck.root().section("output").fail(
-            "dir", output_dir + " holds an earlier run's outputs (first: " + outputs.front() +
-                       "): a fresh run would overwrite them; continue that run with --restart, choose another "
-                       "output.dir or output.prefix, or give --overwrite to replace them");
-      if (!checkpoints.empty())
-        deck.root().section("checkpoint").fail(
-            "dir", checkpoint_dir + " holds an earlier run's checkpoints (first: " + checkpoints.front() +
-                       "): a fresh run would overwrite them; continue that run with --restart, choose another "
-                       "checkpoint.dir, or give --overwrite to replace them");
-    }
+    const auto [outputs, checkpoints] = earlier_files(config);
     for (const std::string& path : outputs) std::filesystem::remove(path);
     for (const std::string& path : checkpoints) std::filesystem::remove(path);
     std::string deleted;

@@ -12,6 +12,11 @@
 
 namespace strata {
 
+//! A fresh run (no --restart, no --overwrite) whose output.dir or
+//! checkpoint.dir holds an earlier run's files under its names is a deck
+//! error on that key, naming the first such file. Reads only.
+void refuse_earlier_files(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli);
+
 //! Rank 0, at start-up, before anything is written. A fresh run would mix
 //! its outputs and checkpoints with those an earlier run left under the same
 //! names: it is refused (a deck error on output.dir or checkpoint.dir naming

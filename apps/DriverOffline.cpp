@@ -1,7 +1,10 @@
 #include "apps/DriverOffline.hpp"
 
 #include "apps/AppRegistry.hpp"
+#include "apps/DriverDirectories.hpp"
+#include "apps/DriverRestart.hpp"
 #include "framework/Error.hpp"
+#include "framework/NumberText.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
@@ -9,7 +12,6 @@
 #include "node-hybrid/RunPlan.hpp"
 
 #include <exception>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -20,17 +22,16 @@ namespace {
 // The checkpoint `--restart` names, or the newest of the app's for `latest`,
 // as far as a check without MPI sees it: it exists (a run refuses the same
 // paths with the same messages). Its contents are checked when the run reads it.
-std::string restart_checkpoint(const std::string& restart, const io::RunConfig& config) {
-  namespace fs = std::filesystem;
-  if (restart == "latest") {
-    const std::vector<std::string> files = io::checkpoint_files(config.checkpoint.directory, config.app);
-    if (files.empty()) throw InputError(io::no_valid_checkpoint(config));
-    return files.back() + " (the newest of " + std::to_string(files.size()) + ")";
-  }
-  std::error_code error;
-  if (fs::is_directory(restart, error)) throw InputError(restart + ": cannot open: Is a directory");
-  if (!fs::exists(restart, error)) throw InputError(restart + ": cannot open: No such file or directory");
-  return restart;
+// What a run with `--restart` would continue from, refused as the run
+// refuses it: the checkpoint's header, the deck's kept keys, the steps left.
+std::string restart_plan(const CommandLine& cli, io::Deck& deck, const io::RunConfig& config,
+                         std::optional<double> stable_dt, std::ostream& err) {
+  const io::Restart from = cli.restart == "latest" ? io::inspect_latest_checkpoint(config, err)
+                                                   : io::inspect_checkpoint(cli.restart, config);
+  check_deck_changes(deck, config, from, cli.allow_changes, 0, err);
+  TimeLoopSettings settings = io::time_loop_settings(config);
+  plan_restart(deck, config, stable_dt, from, settings);
+  return from.path + " (step " + std::to_string(from.clock.step) + ", t = " + number_text(from.clock.time) + ")";
 }
 
 }  // namespace
@@ -60,7 +61,8 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
         NodeConfig node = read_node_config(deck);
         const std::optional<double> stable_dt = read_app(deck, config, node).stable_dt;
         deck.root().reject_unknown_keys();
-        const std::string restart = cli.restart.empty() ? "" : restart_checkpoint(cli.restart, config);
+        refuse_earlier_files(deck, config, cli);
+        const std::string restart = cli.restart.empty() ? "" : restart_plan(cli, deck, config, stable_dt, err);
         check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node},
                   out);
         if (!restart.empty()) out << "  restart: from " << restart << "\n";

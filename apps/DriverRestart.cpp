@@ -176,14 +176,14 @@ void check_deck_changes(io::Deck& deck, const io::RunConfig& config, const io::R
         << std::endl;
 }
 
-void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation& sim, const io::Restart& from,
-                  TimeLoopSettings& settings) {
+void plan_restart(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
+                  const io::Restart& from, TimeLoopSettings& settings) {
   io::DeckSection time = deck.root().section("time");
   const io::Clock& clock = from.clock;
   settings.first_step = clock.step;
   settings.first_time = clock.time;
   const std::string at = "the checkpoint " + from.path + " is at ";
-  if (sim.chooses_dt()) {
+  if (!stable_dt) {
     if (config.time.steps && clock.step >= *config.time.steps)
       time.fail("steps", at + "step " + std::to_string(clock.step) + " and the run's last step is " +
                              std::to_string(*config.time.steps) + ": nothing is left to run (raise time.steps to continue)");
@@ -195,14 +195,14 @@ void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation&
   }
   settings.dt = clock.dt;
   // Unchanged physics keep the checkpoint's dt stable; changed ones (--allow-changes) may not.
-  if (clock.dt > sim.stable_dt())
+  if (clock.dt > *stable_dt)
     time.fail(config.time.dt ? "dt" : "cfl", "the checkpoint's dt " + number_text(clock.dt) +
-                                                 " exceeds the stability limit " + number_text(sim.stable_dt()) +
+                                                 " exceeds the stability limit " + number_text(*stable_dt) +
                                                  " of " + config.app + " with this deck (a restart keeps the checkpoint's dt)");
-  if (const auto problem = check_step_plan(settings, sim.stable_dt()))
+  if (const auto problem = check_step_plan(settings, *stable_dt))
     time.fail(problem->key == "dt" && !config.time.dt ? "end_time" : problem->key,
               problem->message + " (a restart keeps the checkpoint's dt)");
-  const StepPlan plan = plan_steps(settings, sim.stable_dt());
+  const StepPlan plan = plan_steps(settings, *stable_dt);
   if (clock.step >= plan.steps) {
     if (plan.ended_by_end_time)
       time.fail("end_time", at + "step " + std::to_string(clock.step) + " (t = " + number_text(clock.time) +

@@ -3,12 +3,12 @@
 //! A restart's deck and clock: what it must keep of the deck its checkpoint
 //! ran with, and the steps it has left to run.
 
-#include "framework/Simulation.hpp"
 #include "framework/TimeLoop.hpp"
 #include "io/Checkpoint.hpp"
 #include "io/Deck.hpp"
 #include "io/RunConfig.hpp"
 
+#include <optional>
 #include <ostream>
 
 namespace strata {
@@ -24,10 +24,11 @@ void check_deck_changes(io::Deck& deck, const io::RunConfig& config, const io::R
                         int rank, std::ostream& err);
 
 //! The clock of a restart: the checkpoint's step and time, and with a fixed
-//! dt the checkpoint's dt, the run ending at time.steps or at the first step
+//! dt (an app with a `stable_dt`; none where the app picks its dt each step)
+//! the checkpoint's dt, the run ending at time.steps or at the first step
 //! that reaches time.end_time in steps of that dt. A checkpoint at or past the
 //! run's end is a deck error on the key that ends the run, naming it.
-void plan_restart(io::Deck& deck, const io::RunConfig& config, const Simulation& sim, const io::Restart& from,
-                  TimeLoopSettings& settings);
+void plan_restart(io::Deck& deck, const io::RunConfig& config, std::optional<double> stable_dt,
+                  const io::Restart& from, TimeLoopSettings& settings);
 
 }  // namespace strata

@@ -19,9 +19,9 @@ std::string state_thread_binding() {
   setenv("OMP_PROC_BIND", names[bind], 0);
   if (bind != omp_proc_bind_false) return "";
   // Binding by default would pile ranks that share a node without rank binding onto the
-  // same cores, so the choice stays the user's (README: "threads and binding").
+  // same cores, so the choice stays the user's (README: "Node-hybrid ranks, threads and binding").
   return "strata: note: OpenMP threads are not bound to cores (OMP_PROC_BIND unset); give each "
-         "rank its own cores and bind its threads for speed, see README \"threads and binding\"";
+         "rank its own cores and bind its threads for speed, see README \"Node-hybrid ranks, threads and binding\"";
 #else
   return "";
 #endif

@@ -163,43 +163,68 @@ void write_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
   file.commit();
 }
 
-Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
-                        const RunConfig& config, const Box& local) {
-  const Hdf5Reader file(comm, path);
-  const auto refuse = [&](const std::string& why) {
-    throw InputError(path + ": cannot restart from this checkpoint: " + why);
-  };
-  if (!file.has("format") || file.attribute_string("format") != format_name)
-    refuse("not a Strata checkpoint");
-  const std::int64_t version = file.attribute_int("format_version");
-  if (version < 1 || version > format_version)
-    refuse("format version " + std::to_string(version) + ", this build reads 1 to " +
-           std::to_string(format_version));
+namespace {
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw InputError(path + ": cannot restart from this checkpoint: " + why);
+}
+
+// What a checkpoint's attributes say of it, checked against `config`
+// (format, app, grid, domain, clock) before anything else is read.
+struct Header {
+  std::int64_t version = 0;
+  Clock clock;
+  std::optional<std::string> deck;
+};
+
+Header read_header(const Hdf5Reader& file, const std::string& path, const RunConfig& config) {
+  if (!file.has("format") || file.attribute_string("format") != format_name) refuse(path, "not a Strata checkpoint");
+  Header h;
+  h.version = file.attribute_int("format_version");
+  if (h.version < 1 || h.version > format_version)
+    refuse(path, "format version " + std::to_string(h.version) + ", this build reads 1 to " +
+                     std::to_string(format_version));
   if (file.attribute_string("app") != config.app)
-    refuse("written by app '" + file.attribute_string("app") + "', the deck runs '" + config.app + "'");
+    refuse(path, "written by app '" + file.attribute_string("app") + "', the deck runs '" + config.app + "'");
   const std::int64_t cx = file.attribute_int("cells_x"), cy = file.attribute_int("cells_y"),
                      cz = file.attribute_int("cells_z");
   if (cx != config.grid.cells[X] || cy != config.grid.cells[Y] || cz != config.grid.cells[Z])
-    refuse("grid " + cells_text(cx, cy, cz) + ", the deck asks for " +
-           cells_text(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]));
+    refuse(path, "grid " + cells_text(cx, cy, cz) + ", the deck asks for " +
+                     cells_text(config.grid.cells[X], config.grid.cells[Y], config.grid.cells[Z]));
   for (int a = 0; a < 3; ++a) {
     const std::string axis(1, "xyz"[a]);
     if (file.attribute_double("lo_" + axis) != config.grid.lo[a] ||
         file.attribute_double("hi_" + axis) != config.grid.hi[a])
-      refuse("domain differs from the deck's along " + axis);
+      refuse(path, "domain differs from the deck's along " + axis);
   }
+  h.clock.step = int(file.attribute_int("step"));
+  h.clock.time = file.attribute_double("time");
+  h.clock.dt = file.attribute_double("dt");
+  if (h.clock.step < 0 || !(h.clock.dt > 0.0)) refuse(path, "its clock (step, dt) is invalid");
+  if (file.has("deck")) h.deck = file.attribute_string("deck");
+  return h;
+}
+
+}  // namespace
+
+Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
+                        const RunConfig& config, const Box& local) {
+  const Hdf5Reader file(comm, path);
+  const Header header = read_header(file, path, config);
+  const std::int64_t version = header.version;
+  const Clock& clock = header.clock;
   // Everything is checked before anything is loaded: a refused checkpoint
   // leaves the app as it was.
   const std::vector<std::string> fields = sim.checkpoint_fields();
   for (const std::string& field : fields)
     if (!file.has(field))
-      refuse("it has no field '" + field + "', which " + config.app + " needs" +
+      refuse(path, "it has no field '" + field + "', which " + config.app + " needs" +
              (version < format_version ? " (written by an older Strata)" : ""));
   AppState state = sim.state();
   for (auto& [name, value] : state) {
     const std::string key = state_prefix + name;
     if (!file.has(key))
-      refuse("it has no app state '" + name + "', which " + config.app + " needs" +
+      refuse(path, "it has no app state '" + name + "', which " + config.app + " needs" +
              (version < format_version ? " (written by an older Strata)" : ""));
     std::visit(
         [&](auto& v) {
@@ -208,18 +233,14 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
         },
         value);
   }
-  Clock clock;
-  clock.step = int(file.attribute_int("step"));
-  clock.time = file.attribute_double("time");
-  clock.dt = file.attribute_double("dt");
   const bool checked = version >= first_checked_version;
   const auto stored_checksum = [&](const std::string& key) {
-    if (!file.has(key)) refuse("it has no checksum '" + key + "'");
+    if (!file.has(key)) refuse(path, "it has no checksum '" + key + "'");
     return std::uint64_t(file.attribute_int(key));
   };
   if (checked && stored_checksum(metadata_checksum) !=
                      metadata_checksum_of(config.app, clock, config, state, file.attribute_string("deck")))
-    refuse("its metadata (clock, app state or deck) does not match its checksum (the file is corrupt)");
+    refuse(path, "its metadata (clock, app state or deck) does not match its checksum (the file is corrupt)");
   // The fields are read twice, block by block (io/ParallelHdf5.hpp): once
   // to check that every one reads (and its checksum where the format has
   // them), once into the app.
@@ -237,16 +258,21 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
     checksums = summed_over_ranks(comm, checksums);
     for (std::size_t f = 0; f < fields.size(); ++f)
       if (stored_checksum(checksum_prefix + fields[f]) != checksums[f])
-        refuse("field '" + fields[f] + "' does not match its checksum (the file is corrupt)");
+        refuse(path, "field '" + fields[f] + "' does not match its checksum (the file is corrupt)");
   }
-  if (clock.step < 0 || !(clock.dt > 0.0)) refuse("its clock (step, dt) is invalid");
   for (const std::string& field : fields) {
     const FieldBoxes b = field_boxes(sim.stagger(field), config.grid, local);
     file.read_field(field, b.global, b.read,
                     [&](const Box& part, const HostBlock& block) { sim.load_field(field, part, block); });
   }
   sim.restore_state(state);
-  return Restart{path, clock, file.has("deck") ? std::optional<std::string>(file.attribute_string("deck")) : std::nullopt};
+  return Restart{path, clock, header.deck};
+}
+
+Restart inspect_checkpoint(const std::string& path, const RunConfig& config) {
+  const Hdf5Reader file(MPI_COMM_SELF, path);
+  const Header header = read_header(file, path, config);
+  return Restart{path, header.clock, header.deck};
 }
 
 namespace {
@@ -348,6 +374,18 @@ Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& 
       if (restart) why = c.path + ": refused on another rank";
     }
     if (rank == 0) warnings << "strata: warning: --restart latest: skipping " << why << std::endl;
+  }
+  throw InputError(no_valid_checkpoint(config));
+}
+
+Restart inspect_latest_checkpoint(const RunConfig& config, std::ostream& warnings) {
+  for (const Candidate& c : checkpoints_newest_first(config.checkpoint.directory, config.app)) {
+    if (c.partial) continue;  // the run deletes it at start-up, with a note
+    try {
+      return inspect_checkpoint(c.path, config);
+    } catch (const std::exception& e) {
+      warnings << "strata: warning: --restart latest: skipping " << e.what() << std::endl;
+    }
   }
   throw InputError(no_valid_checkpoint(config));
 }

@@ -71,4 +71,16 @@ std::string no_valid_checkpoint(const RunConfig& config);
 Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& config,
                                const Box& local, std::ostream& warnings);
 
+//! What `strata --check --restart` sees of a checkpoint without an app:
+//! `path` opened by this process alone, its header checked against
+//! `config` as read_checkpoint checks it (format, app, grid, domain,
+//! clock); the fields are not read.
+Restart inspect_checkpoint(const std::string& path, const RunConfig& config);
+
+//! The same for `--restart latest`: the newest checkpoint whose header
+//! passes, warning on `warnings` about each newer one skipped, as
+//! read_latest_checkpoint does (unfinished writes are skipped unsaid: the
+//! run deletes them at start-up with a note).
+Restart inspect_latest_checkpoint(const RunConfig& config, std::ostream& warnings);
+
 }  // namespace strata::io

@@ -68,7 +68,7 @@ const DeckKey output_dir = DeckKey("output.dir", K::String)
                                .means("directory for `PREFIX_STEP.h5`, `PREFIX_STEP.xmf` and the time series "
                                       "`PREFIX.xmf` (open in ParaView/VisIt)");
 const DeckKey output_prefix =
-    DeckKey("output.prefix", K::String).defaults_to("the app name").means("file name prefix (no '/')");
+    DeckKey("output.prefix", K::String).defaults_to("the app name").means("file name prefix: letters, digits, `_`, `-` and `.` (not first)");
 
 const DeckKey checkpoint_every = DeckKey("checkpoint.every", K::Integer)
                                      .defaults(CheckpointConfig{}.every)

@@ -20,7 +20,8 @@ const io::DeckKey hybrid_cpu_share =
         .or_words({"auto"})
         .means("share of each rank's z planes on the host (CPU) slab, [0, 1]; the rest run on the device slab. "
                "Rounded to the nearest whole plane, then to the nearest count leaving every non-empty slab at "
-               "least `halo.width` planes. `auto`: tuned at start-up (or taken from the tune cache) and "
+               "least as many planes as its ghost layers (`halo.width`, else the stencil reach times "
+               "`time_tiling.steps`, up to 8 under `auto`). `auto`: tuned at start-up (or taken from the tune cache) and "
                "rebalanced at run time");
 const io::DeckKey hybrid_cpu_share_by_host =
     io::DeckKey("hybrid.cpu_share_by_host.*", K::Number)

@@ -201,7 +201,8 @@ TEST(Driver, TimeTilingIsRefusedForCloverLeaf) {
     EXPECT_EQ(run.code, 1) << steps;
     EXPECT_EQ(run.err, on_rank0("--set time_tiling.steps=" + steps +
                                 ": time_tiling.steps: cloverleaf3d cannot be time tiled (its step is many kernels "
-                                "with halo groups of their own, not one update): leave time_tiling out\n"));
+                                "with halo groups of their own, not one update): leave time_tiling out, or give "
+                                "steps: 1\n"));
     EXPECT_EQ(run.out, "");
   }
 }

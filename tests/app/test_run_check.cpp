@@ -275,8 +275,11 @@ TEST(RunCheck, ARunRefusesAGridThatDoesNotFit) {
       << run.err;
 }
 
-// A check with --restart finds the checkpoint the run would read, and a
-// checkpoint the run could not open gets the run's message.
+// A check with --restart finds the checkpoint the run would read, and
+// refuses what the run refuses with the run's message: no checkpoint, one
+// of another grid, a deck that changes a key a restart keeps, a
+// checkpoint at the run's last step, and without --restart a fresh run
+// over them; a damaged newest one is skipped with the run's warning.
 TEST(RunCheck, FindsTheCheckpointARestartReads) {
   const std::string deck = data_dir + "/decks/good/small_heat.yaml";
   const std::string dir = "run-check-restart-np" + std::to_string(test::world_size());
@@ -285,29 +288,47 @@ TEST(RunCheck, FindsTheCheckpointARestartReads) {
     std::filesystem::create_directories(dir);
   }
   MPI_Barrier(MPI_COMM_WORLD);
-  const std::vector<std::string> in_dir{"--set", "checkpoint.dir=" + dir, "--set", "checkpoint.every=10"};
+  const std::vector<std::string> in_dir{"--set", "checkpoint.dir=" + dir, "--set", "checkpoint.every=10",
+                                        "--set", "time.end_time=~",       "--set", "report.json="};
   const auto with = [&](std::vector<std::string> head, const std::vector<std::string>& tail) {
     head.insert(head.end(), tail.begin(), tail.end());
     return head;
   };
-  for (const std::string& restart : {std::string("latest"), dir + "/heat3d_000010.chk.h5", dir}) {
-    const DriverRun run = run_driver(with({deck, "--restart", restart}, in_dir));
-    const DriverRun check = run_driver(with({"--check", deck, "--restart", restart}, in_dir));
-    EXPECT_EQ(run.code, 1) << restart;
-    EXPECT_EQ(check.code, 1) << restart;
-    EXPECT_EQ(check.err, run.err) << restart;
-    EXPECT_EQ(check.out, "");
-  }
-  if (test::world_rank() == 0)
-    for (const char* name : {"heat3d_000010.chk.h5", "heat3d_000020.chk.h5", "cardiac_000030.chk.h5"})
-      std::ofstream(dir + "/" + name);
+  // The run's verdict and the check's, from the same arguments.
+  const auto same_verdict = [&](const std::vector<std::string>& args, const std::string& what) {
+    const DriverRun run = run_driver(with({deck}, args));
+    const DriverRun check = run_driver(with({"--check", deck}, args));
+    EXPECT_EQ(run.code, 1) << what;
+    EXPECT_EQ(check.code, 1) << what;
+    EXPECT_EQ(check.err, run.err) << what;
+    EXPECT_EQ(check.out, "") << what;
+  };
+  for (const std::string& restart : {std::string("latest"), dir + "/heat3d_000010.chk.h5", dir})
+    same_verdict(with({"--restart", restart, "--set", "time.steps=30"}, in_dir), restart);
+
+  ASSERT_EQ(run_driver(with({deck, "--set", "time.steps=20"}, in_dir)).code, 0);
+  const std::string step10 = dir + "/heat3d_000010.chk.h5";
+  same_verdict(with({"--restart", step10, "--set", "time.steps=30", "--set", "grid.cells=[12,10,9]"}, in_dir),
+               "another grid");
+  same_verdict(with({"--restart", step10, "--set", "time.steps=30", "--set", "heat3d.alpha=0.6"}, in_dir),
+               "a kept key changed");
+  same_verdict(with({"--restart", "latest", "--set", "time.steps=20"}, in_dir), "nothing left to run");
+  same_verdict(with({"--set", "time.steps=20"}, in_dir), "a fresh run over an earlier run's checkpoints");
+
+  if (test::world_rank() == 0) std::ofstream(dir + "/heat3d_000030.chk.h5") << "not HDF5";
   MPI_Barrier(MPI_COMM_WORLD);
-  const DriverRun latest = run_driver(with({"--check", deck, "--restart", "latest"}, in_dir));
-  EXPECT_EQ(latest.code, 0) << latest.err;
-  EXPECT_EQ(line_of(latest.out, "restart:"),
-            on_rank0("restart: from " + dir + "/heat3d_000020.chk.h5 (the newest of 2)"));
-  const DriverRun named = run_driver(with({"--check", deck, "--restart", dir + "/heat3d_000010.chk.h5"}, in_dir));
-  EXPECT_EQ(line_of(named.out, "restart:"), on_rank0("restart: from " + dir + "/heat3d_000010.chk.h5"));
+  const std::vector<std::string> resume = with({"--restart", "latest", "--set", "time.steps=40"}, in_dir);
+  const DriverRun check = run_driver(with({"--check", deck}, resume));
+  const DriverRun run = run_driver(with({deck}, resume));
+  EXPECT_EQ(check.code, 0) << check.err;
+  EXPECT_EQ(run.code, 0) << run.err;
+  if (test::world_rank() == 0) {
+    const std::string from = "restart: from " + dir + "/heat3d_000020.chk.h5 (step 20, t = ";
+    EXPECT_EQ(line_of(check.out, "restart:").substr(0, from.size()), from) << check.out;
+    const std::string skipped = "strata: warning: --restart latest: skipping " + dir + "/heat3d_000030.chk.h5: ";
+    EXPECT_EQ(check.err.substr(0, skipped.size()), skipped) << check.err;
+    EXPECT_NE(run.err.find(check.err), std::string::npos) << run.err;
+  }
   MPI_Barrier(MPI_COMM_WORLD);
   if (test::world_rank() == 0) std::filesystem::remove_all(dir);
 }
