@@ -97,6 +97,7 @@ HybridConfig read_hybrid_section(io::DeckSection hybrid) {
   h.tune_cache = hybrid.get(keys::hybrid_tune_cache, default_tune_cache());
   h.rebalance_every = hybrid.get<int>(keys::hybrid_rebalance_every);
   h.device_memory = io::bytes_or_auto(hybrid, keys::hybrid_device_memory);
+  h.device_memory_given = h.device_memory.has_value();
   return h;
 }
 

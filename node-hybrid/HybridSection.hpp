@@ -30,6 +30,9 @@ struct HybridConfig {
   int rebalance_every = 10; //!< measurement intervals between rebalancing decisions
   //! Bytes a device slab may take on the device (hybrid.device_memory); none: auto.
   std::optional<std::int64_t> device_memory;
+  //! The deck gives the budget in bytes (an `auto` budget is resolved into
+  //! device_memory too, from the free memory at start-up).
+  bool device_memory_given = false;
 
   //! The share for a rank running on `host`.
   ShareSpec share_for(const std::string& host) const;

@@ -2,8 +2,9 @@
 //! \file TuneCache.hpp
 //! Tuned choices remembered between runs: CPU shares (host planes) and the
 //! steps of a tiled cycle. An entry is keyed by everything that changes the
-//! answer: what is tuned, app, the rank's local grid, halo depth, host
-//! threads, device name, and the Strata and Kokkos versions. A different key
+//! answer: what is tuned, app, the rank's local grid, halo depth, the faces
+//! that exchange a halo, a device budget the deck gives, host threads, CPU
+//! and device models, and the Strata and Kokkos versions. A different key
 //! is a miss, so changing any of them retunes; deleting the directory (or
 //! STRATA_RETUNE=1) forces it. One small file per key, written under a
 //! temporary name and renamed, so ranks sharing a directory never see half a file.

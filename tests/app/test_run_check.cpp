@@ -100,9 +100,9 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
     EXPECT_EQ(line_of(before.out, "estimated"),
               "estimated time per step: none (no tune cache entry for this box on this machine; a run with "
               "hybrid.cpu_share: auto or time_tiling.steps: auto records one)");
-    // What a tuned run on rank 0's box (15x11x10, one ghost layer) would have stored.
+    // What a tuned run on rank 0's box (15x11x10, one ghost layer, +x and +y neighbours) would have stored.
     const Box largest = box_of_size(15, 11, 10);
-    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1);
+    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1, 2, HybridConfig{});
     TuneCache(cache).store(key, TuneEntry{3, 0.00125});
   }
   MPI_Barrier(MPI_COMM_WORLD);
