@@ -12,6 +12,7 @@
 #include "node-hybrid/RunPlan.hpp"
 
 #include <exception>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -19,11 +20,9 @@ namespace strata {
 
 namespace {
 
-// The checkpoint `--restart` names, or the newest of the app's for `latest`,
-// as far as a check without MPI sees it: it exists (a run refuses the same
-// paths with the same messages). Its contents are checked when the run reads it.
 // What a run with `--restart` would continue from, refused as the run
-// refuses it: the checkpoint's header, the deck's kept keys, the steps left.
+// refuses it: the checkpoint's header, read without MPI, the deck's kept
+// keys, the steps left (its fields' checksums are the run's to verify).
 std::string restart_plan(const CommandLine& cli, io::Deck& deck, const io::RunConfig& config,
                          std::optional<double> stable_dt, std::ostream& err) {
   const io::Restart from = cli.restart == "latest" ? io::inspect_latest_checkpoint(config, err)
@@ -56,16 +55,18 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
         return 0;
       default: {
         io::Deck deck = io::Deck::load(cli.deck_path, cli.overrides, deck_formats());
-        io::print_warnings(deck, err);
         io::RunConfig config = io::read_run_config(deck);
         NodeConfig node = read_node_config(deck);
         const std::optional<double> stable_dt = read_app(deck, config, node).stable_dt;
         deck.root().reject_unknown_keys();
-        refuse_earlier_files(deck, config, cli);
-        const std::string restart = cli.restart.empty() ? "" : restart_plan(cli, deck, config, stable_dt, err);
+        // In the run's order: the deck and the rank grid, then the directories and the checkpoint.
+        std::ostringstream plan;
         check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node},
-                  out);
-        if (!restart.empty()) out << "  restart: from " << restart << "\n";
+                  plan);
+        io::print_warnings(deck, err);
+        refuse_earlier_files(deck, config, cli);
+        if (!cli.restart.empty()) plan << "  restart: from " << restart_plan(cli, deck, config, stable_dt, err) << "\n";
+        out << plan.str();
         return 0;
       }
     }

@@ -63,6 +63,7 @@ int main(int argc, char* argv[]) {
     const io::RunConfig config = io::read_run_config(deck);
     const NodeConfig node = read_node_config(deck);
     const cloverleaf::CloverParams params = cloverleaf::read_clover_deck(deck, config);
+    deck.root().reject_unknown_keys();  // a KEY=VALUE misspelt is an error, not a default run
     const auto& n = config.grid.cells;
     const Decomposition d(MPI_COMM_WORLD, box_of_size(n[X], n[Y], n[Z]), config.decomposition.dims, config.grid.periodic);
     const double copy_gbs = bench::copy_bandwidth<Exec>();

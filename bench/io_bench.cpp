@@ -49,7 +49,7 @@ int main(int argc, char* argv[]) {
     if (rank == 0) {
       std::printf("io_bench: %d^3 field (%.1f MiB) on %d ranks into %s\n", n, bytes / 1048576.0,
                   size, dir.c_str());
-      std::printf("  step time   %10.3f ms\n  write time  %10.3f ms  (%.2f GB/s, %.1f steps' worth)\n",
+      std::printf("  step time   %10.3f ms\n  write time  %10.3f ms  (%.3g GB/s, %.1f steps' worth)\n",
                   1e3 * step, 1e3 * write, bytes / write / 1e9, write / step);
       for (const std::string& path : io::output_files(dir, "bench")) std::filesystem::remove(path);
       std::error_code kept;  // a directory that holds anything else stays

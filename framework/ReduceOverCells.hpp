@@ -8,7 +8,7 @@
 //!
 //! In the row form (host spaces' own) threads take contiguous runs of rows
 //! with an inner i loop (vectorised for one operation); in the cell form
-//! (devices') a rank-3 MDRange, a cell per thread.
+//! (devices') a flat range of the box's cells, a cell per thread, i fastest.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -21,6 +21,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace strata {
@@ -180,6 +181,37 @@ struct CellAccumulator {
   }
 };
 
+// `cell(i, j, k, acc)` at flat cell `c` of a box, i fastest; Index is 32-bit
+// where the box allows (a GPU divides 64-bit integers in software).
+template <class Index, class Cell, class Acc>
+struct FlatCell {
+  Kokkos::Array<int, 3> lo;
+  Index nx, ny;
+  Cell cell;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Index c, Acc& acc) const {
+    const Index row = c / nx;
+    cell(lo[X] + int(c - row * nx), lo[Y] + int(row % ny), lo[Z] + int(row / ny), acc);
+  }
+};
+
+// Devices: the box's cells as one flat range, so consecutive threads read
+// consecutive cells and Kokkos sizes the grid to the device (a rank-3
+// MDRange reduction runs at most as many blocks as a block has threads).
+template <class Acc, class ExecSpace, class Cell, class Reducer>
+void reduce_cells(const ExecSpace& exec, const Box& box, const Cell& cell, const Reducer& reducer) {
+  const Kokkos::Array<int, 3> lo{box.lo[X], box.lo[Y], box.lo[Z]};
+  const std::int64_t cells = box.num_cells();
+  count_launch();
+  if (cells <= std::numeric_limits<int>::max()) {
+    Kokkos::parallel_reduce("strata::reduce_over_cells",
+                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>(exec, 0, int(cells)),
+                            FlatCell<int, Cell, Acc>{lo, box.extent(X), box.extent(Y), cell}, reducer);
+  } else {
+    Kokkos::parallel_reduce("strata::reduce_over_cells", FlatPolicy<ExecSpace>(exec, 0, cells),
+                            FlatCell<std::int64_t, Cell, Acc>{lo, box.extent(X), box.extent(Y), cell}, reducer);
+  }
+}
+
 // Host spaces: thread `run` of `runs` takes one contiguous run of the box's
 // rows (k, j) and calls `row(ilo, ihi, j, k, acc)` on each.
 template <class ExecSpace, class Row, class Reducer>
@@ -232,12 +264,8 @@ double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& val
         },
         reducer);
   } else {
-    Impl::count_launch();
-    Kokkos::parallel_reduce(
-        "strata::reduce_over_cells", Impl::cell_policy(exec, box),
-        Impl::at_origin<double>(box, KOKKOS_LAMBDA(int i, int j, int k, double& acc) {
-          acc = Op::combine(acc, value(i, j, k));
-        }),
+    Impl::reduce_cells<double>(
+        exec, box, KOKKOS_LAMBDA(int i, int j, int k, double& acc) { acc = Op::combine(acc, value(i, j, k)); },
         reducer);
   }
   return result;
@@ -269,10 +297,7 @@ std::array<double, 2 + sizeof...(Rest)> reduce_over_cells(const ExecSpace& exec,
           [=](int ilo, int ihi, int j, int k, Values& acc) { Reducer::accumulate_row(acc, ilo, ihi, j, k, value); },
           Reducer{&result});
     } else {
-      Impl::count_launch();
-      Kokkos::parallel_reduce("strata::reduce_over_cells", Impl::cell_policy(exec, box),
-                              Impl::at_origin<Values>(box, Impl::CellAccumulator<Reducer, Value>{value}),
-                              Reducer{&result});
+      Impl::reduce_cells<Values>(exec, box, Impl::CellAccumulator<Reducer, Value>{value}, Reducer{&result});
     }
   }
   std::array<double, count> out;

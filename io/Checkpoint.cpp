@@ -270,7 +270,7 @@ Restart read_checkpoint(MPI_Comm comm, const std::string& path, Simulation& sim,
 }
 
 Restart inspect_checkpoint(const std::string& path, const RunConfig& config) {
-  const Hdf5Reader file(MPI_COMM_SELF, path);
+  const Hdf5Reader file(path);
   const Header header = read_header(file, path, config);
   return Restart{path, header.clock, header.deck};
 }

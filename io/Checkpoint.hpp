@@ -72,7 +72,7 @@ Restart read_latest_checkpoint(MPI_Comm comm, Simulation& sim, const RunConfig& 
                                const Box& local, std::ostream& warnings);
 
 //! What `strata --check --restart` sees of a checkpoint without an app:
-//! `path` opened by this process alone, its header checked against
+//! `path` opened by this process alone, without MPI, its header checked against
 //! `config` as read_checkpoint checks it (format, app, grid, domain,
 //! clock); the fields are not read.
 Restart inspect_checkpoint(const std::string& path, const RunConfig& config);

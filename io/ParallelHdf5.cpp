@@ -335,11 +335,20 @@ Hdf5Reader::Hdf5Reader(MPI_Comm comm, const std::string& path) : comm_(comm), pa
   int missing = 0;
   if (rank_in(comm) == 0) missing = not_a_file(path);
   STRATA_MPI_CHECK(MPI_Bcast(&missing, 1, MPI_INT, 0, comm));
-  if (missing != 0) throw InputError(path + ": cannot open: " + std::strerror(missing));
   Handle access{check(H5Pcreate(H5P_FILE_ACCESS), "H5Pcreate", path), H5Pclose};
   check_status(H5Pset_fapl_mpio(access.id, comm, MPI_INFO_NULL), "H5Pset_fapl_mpio", path);
-  file_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, access.id);
-  if (file_ < 0) throw InputError(path + ": cannot open as an HDF5 file (not one, truncated or damaged)");
+  open(missing, access.id);
+}
+
+Hdf5Reader::Hdf5Reader(const std::string& path) : path_(path) {
+  quiet_hdf5();
+  open(not_a_file(path), H5P_DEFAULT);
+}
+
+void Hdf5Reader::open(int missing, hid_t access) {
+  if (missing != 0) throw InputError(path_ + ": cannot open: " + std::strerror(missing));
+  file_ = H5Fopen(path_.c_str(), H5F_ACC_RDONLY, access);
+  if (file_ < 0) throw InputError(path_ + ": cannot open as an HDF5 file (not one, truncated or damaged)");
 }
 
 Hdf5Reader::~Hdf5Reader() {
@@ -353,6 +362,7 @@ bool Hdf5Reader::has(const std::string& name) const {
 
 void Hdf5Reader::read_field(const std::string& name, const Box& global, const Box& local,
                             const BlockSink& values) const {
+  STRATA_REQUIRE(comm_ != MPI_COMM_NULL, "Hdf5Reader::read_field on a file opened without MPI");
   if (readable(H5Lexists(file_, name.c_str(), H5P_DEFAULT), "H5Lexists", path_, name) == 0)
     throw InputError(path_ + ": no dataset '" + name + "'");
   Handle dataset{readable(H5Dopen2(file_, name.c_str(), H5P_DEFAULT), "H5Dopen2", path_, name), H5Dclose};

@@ -98,6 +98,9 @@ class Hdf5Reader {
   //! directory or cannot be opened as HDF5. Reads that fail in the open file
   //! throw InputError saying it is damaged.
   Hdf5Reader(MPI_Comm comm, const std::string& path);
+  //! This process alone, without MPI (which need not be initialised): for
+  //! attributes; read_field needs a communicator.
+  explicit Hdf5Reader(const std::string& path);
   ~Hdf5Reader();
   Hdf5Reader(const Hdf5Reader&) = delete;
   Hdf5Reader& operator=(const Hdf5Reader&) = delete;
@@ -114,7 +117,9 @@ class Hdf5Reader {
   const std::string& path() const { return path_; }
 
  private:
-  MPI_Comm comm_;
+  void open(int missing, hid_t access);
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
   std::string path_;
   hid_t file_ = -1;
 };

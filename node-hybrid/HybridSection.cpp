@@ -36,7 +36,7 @@ const io::DeckKey hybrid_tune_cache =
         .defaults_to("`$XDG_CACHE_HOME/strata/tune` or `~/.cache/strata/tune`")
         .means("directory of remembered tuned choices (CPU shares, time tilings), and of the measurements of a "
                "tuning a run ended before it finished, which the next run goes on from; `\"\"` disables it; "
-               "`STRATA_RETUNE=1` ignores it");
+               "`STRATA_RETUNE=1` (any value but 0) ignores it");
 const io::DeckKey hybrid_rebalance_every =
     io::DeckKey("hybrid.rebalance_every", K::Integer)
         .defaults(HybridConfig{}.rebalance_every)

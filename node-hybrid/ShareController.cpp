@@ -28,7 +28,7 @@ ShareController::ShareController(const ShareSettings& settings, int nz, double c
     tuner_->resume(settings.tuning_progress);
     resumed_intervals_ = tuner_->intervals();
     // Only an unfinished tuning is kept, but a tuner changed since may finish on it.
-    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(tuner_->measurements().back());
+    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split();
   }
 }
 
@@ -56,9 +56,9 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
     if (tuner_->phase() == ShareTuner::Phase::Probe)
       tuner_->probed(host_seconds, device_seconds);
     else
-      tuner_->confirmed(settings_.slabs_share_processor ? std::max(host_seconds, device_seconds)
-                                                        : wall_seconds);
-    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split(wall_seconds);
+      tuner_->confirmed(settings_.slabs_share_processor ? std::max(host_seconds, device_seconds) : wall_seconds,
+                        wall_seconds);
+    if (tuner_->phase() == ShareTuner::Phase::Done) take_tuned_split();
     return;
   }
   if (++intervals_since_rebalance_ < measure_every_) return;
@@ -70,11 +70,11 @@ void ShareController::measured(double host_seconds, double device_seconds, doubl
                                      : settings_.rebalance_every;
 }
 
-void ShareController::take_tuned_split(double seconds_per_step) {
+void ShareController::take_tuned_split() {
   planes_ = tuner_->best_planes();
   rebalancer_ = Rebalancer(double(planes_) / nz_);
   newly_tuned_ = planes_;
-  tuned_seconds_ = seconds_per_step;
+  tuned_seconds_ = tuner_->best_seconds();
   origin_ = "tuned";
 }
 

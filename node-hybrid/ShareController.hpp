@@ -96,8 +96,8 @@ class ShareController {
   std::optional<std::pair<double, double>> single_processor_seconds() const;
 
  private:
-  // The tuner has its answer: the split moves there.
-  void take_tuned_split(double seconds_per_step);
+  // The tuner has its answer: the split moves there (its measured seconds per step kept).
+  void take_tuned_split();
 
   ShareSettings settings_;
   int nz_, cycle_, min_planes_;

@@ -86,12 +86,14 @@ void ShareTuner::aim_second_probe() {
   if (p < probe_planes_[0]) probe_planes_[1] = p;
 }
 
-void ShareTuner::confirmed(double seconds_per_step) {
+void ShareTuner::confirmed(double seconds_per_step, std::optional<double> wall_seconds_per_step) {
   STRATA_REQUIRE(phase_ == Phase::Confirm, "ShareTuner::confirmed outside the confirm phase");
   confirm_times_.push_back(seconds_per_step);
+  confirm_walls_.push_back(wall_seconds_per_step.value_or(seconds_per_step));
   if (confirm_times_.size() < confirm_planes_.size()) return;
   const auto fastest = std::min_element(confirm_times_.begin(), confirm_times_.end());
   best_planes_ = confirm_planes_[fastest - confirm_times_.begin()];
+  best_seconds_ = confirm_walls_[fastest - confirm_times_.begin()];
   // A split must win clearly: within 3% (the noise of short timed
   // intervals) the faster single processor is kept, which has no interface
   // to stage and no host jitter to wait for.
@@ -99,7 +101,10 @@ void ShareTuner::confirmed(double seconds_per_step) {
   for (std::size_t c = 0; c < confirm_planes_.size(); ++c)
     if ((confirm_planes_[c] == 0 || confirm_planes_[c] == nz_) && confirm_times_[c] < single) {
       single = confirm_times_[c];
-      if (single <= 1.03 * *fastest) best_planes_ = confirm_planes_[c];
+      if (single <= 1.03 * *fastest) {
+        best_planes_ = confirm_planes_[c];
+        best_seconds_ = confirm_walls_[c];
+      }
     }
   phase_ = Phase::Done;
 }

@@ -37,8 +37,10 @@ class ShareTuner {
 
   //! Results of a Probe phase: per-step seconds of each slab's compute.
   void probed(double host_seconds_per_step, double device_seconds_per_step);
-  //! Result of a Confirm phase: wall seconds per hybrid step.
-  void confirmed(double seconds_per_step);
+  //! Result of a Confirm phase: seconds per hybrid step to compare splits
+  //! by, and the step's wall seconds where they differ (slabs sharing one
+  //! processor are compared by the slower slab).
+  void confirmed(double seconds_per_step, std::optional<double> wall_seconds_per_step = std::nullopt);
 
   //! What probed() and confirmed() were given, in order (every probe comes
   //! before any confirmation): an unfinished tuning's progress, which
@@ -51,6 +53,8 @@ class ShareTuner {
 
   //! After Done: the chosen split and the model's view of it.
   int best_planes() const { return best_planes_; }
+  //! Wall seconds per step measured at best_planes().
+  double best_seconds() const { return best_seconds_; }
   double model_share() const { return model_share_; }
   //! Model step times on one processor alone (for the ideal combined time).
   double host_only_seconds() const { return a_host_ * total_cells_ + b_host_; }
@@ -64,10 +68,11 @@ class ShareTuner {
   double cells_per_plane_, total_cells_;
   Phase phase_ = Phase::Probe;
   std::vector<int> probe_planes_, confirm_planes_;
-  std::vector<double> host_times_, device_times_, confirm_times_;
+  std::vector<double> host_times_, device_times_, confirm_times_, confirm_walls_;
   double a_host_ = 0, b_host_ = 0, a_device_ = 0, b_device_ = 0;
   double model_share_ = 0.0;
   int best_planes_ = 0;
+  double best_seconds_ = 0.0;
 };
 
 }  // namespace strata

@@ -6,7 +6,7 @@
 //! that exchange a halo, a device budget the deck gives, host threads, CPU
 //! and device models, and the Strata and Kokkos versions. A different key
 //! is a miss, so changing any of them retunes; deleting the directory (or
-//! STRATA_RETUNE=1) forces it. One small file per key, written under a
+//! STRATA_RETUNE set to anything but 0) forces it. One small file per key, written under a
 //! temporary name and renamed, so ranks sharing a directory never see half a file.
 //! A search that a run's end cut short leaves its measurements beside the
 //! key ("progress"), so that the next run goes on from them instead of

@@ -101,9 +101,12 @@ class Writer {
 
 bool is_clover_in(const std::string& text) {
   std::istringstream in(text);
+  bool first = true;
   for (std::string line; std::getline(in, line);) {
     const std::vector<std::string> w = words(line);
-    if (!w.empty() && w[0][0] == '*') return true;
+    if (w.empty() || w[0][0] == '#') continue;  // a YAML comment
+    if (w[0] == "*clover" || (first && w[0][0] == '*')) return true;
+    first = false;
   }
   return false;
 }
@@ -124,35 +127,52 @@ BlockLines block_lines(const std::string& text, const std::string& name) {
   std::vector<std::string> raw;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) raw.push_back(line);
+  const auto at = [&](int line) { return name + ":" + std::to_string(line + 1) + ": "; };
   BlockLines block;
   std::string nested;  // the *name block being skipped
-  std::string stray;   // where the first '*' line before any *clover is
+  int nested_line = -1;
+  std::string stray;  // where the first '*' line before any *clover is
+  // Line n's words, noting where the reference's columns would lose some.
+  const auto words_of = [&](int n) {
+    std::vector<std::string> w = words(raw[n]);
+    if (block.begin >= 0 && nested.empty() && raw[n].size() > reference_columns &&
+        words(raw[n].substr(0, reference_columns)) != w)
+      block.long_lines.push_back(std::to_string(n + 1));
+    return w;
+  };
+  const auto unclosed = [&](const std::string& where) {
+    return InputError(at(nested_line) + nested + " has no *end" + nested.substr(1) + " " + where +
+                      " (a *name line inside *clover opens a block that *endname closes)");
+  };
   for (int n = 0; n < int(raw.size()); ++n) {
     const int first = n;
-    std::vector<std::string> w = words(raw[n]);
-    if (block.begin >= 0 && raw[n].size() > reference_columns && words(raw[n].substr(0, reference_columns)) != w)
-      block.long_lines.push_back(std::to_string(n + 1));
+    std::vector<std::string> w = words_of(n);
     while (!w.empty() && w.back() == "\\" && n + 1 < int(raw.size())) {
       w.pop_back();
-      const std::vector<std::string> more = words(raw[++n]);
+      const std::vector<std::string> more = words_of(++n);
       w.insert(w.end(), more.begin(), more.end());
     }
     if (!w.empty() && w.back() == "\\") w.pop_back();  // on the last line
     if (w.empty()) continue;
     if (block.begin < 0) {  // text before the block is ignored
       if (w[0] == "*clover") block.begin = first;
-      else if (w[0][0] == '*' && stray.empty()) stray = name + ":" + std::to_string(first + 1) + ": " + w[0];
+      else if (w[0][0] == '*' && stray.empty()) stray = at(first) + w[0];
       continue;
+    }
+    if (w[0] == "*endclover") {
+      if (!nested.empty()) throw unclosed("before *endclover at line " + std::to_string(first + 1));
+      break;
     }
     if (!nested.empty()) {
       if (w[0] == "*end" + nested.substr(1)) nested.clear();
       continue;
     }
-    if (w[0] == "*endclover") break;
-    if (w[0] == "*clover")
-      throw InputError(name + ":" + std::to_string(first + 1) + ": a second *clover before *endclover");
+    if (w[0] == "*clover") throw InputError(at(first) + "a second *clover before *endclover");
     if (w[0][0] == '*') {
+      if (io::closest_match(w[0], {"*endclover"}) == "*endclover")
+        throw InputError(at(first) + "unknown line '" + w[0] + "' (did you mean '*endclover'?)");
       nested = w[0];
+      nested_line = first;
       continue;
     }
     block.lines.emplace_back(std::move(w), first);
@@ -160,6 +180,7 @@ BlockLines block_lines(const std::string& text, const std::string& name) {
   if (block.begin < 0)
     throw InputError((stray.empty() ? name + ":1" : stray) +
                      ": no *clover line: a clover.in deck's keys sit between *clover and *endclover");
+  if (!nested.empty()) throw unclosed("before the end of the file");
   return block;
 }
 

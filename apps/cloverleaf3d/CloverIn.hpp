@@ -13,9 +13,9 @@
 
 namespace strata::cloverleaf {
 
-//! True when a line of `text` begins with a `*` word (`*clover`, or a slip
-//! for it), as clover.in blocks do and YAML decks (no aliases) never do.
-//! Lines before `*clover` are ignored, as the reference codes do.
+//! True when `text` holds a `*clover` line, or begins with a `*` word (a
+//! slip for it; a YAML deck begins, after `#` comments, with a key). Lines before
+//! `*clover` are ignored, as the reference codes do.
 bool is_clover_in(const std::string& text);
 
 //! Translates the `*clover` block of `text`; `name` (the file) prefixes

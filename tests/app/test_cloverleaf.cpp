@@ -239,13 +239,14 @@ TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
   EXPECT_EQ(cloverleaf::translate_clover_in(reference_style, "r.in").yaml, translated);
   EXPECT_EQ(cloverleaf::translate_clover_in(other_ports, "o.in").yaml, translated);
   EXPECT_TRUE(cloverleaf::is_clover_in(other_ports));
+  EXPECT_FALSE(cloverleaf::is_clover_in("app: heat3d\nnotes: |\n  * a bullet\nalias:\n  *a\n"));
   EXPECT_TRUE(cloverleaf::translate_clover_in(other_ports, "o.in").origin.warnings.empty());
   // The reference reads 150 columns of a line: a longer one is read whole, with a warning.
-  const std::string long_line =
-      "*clover\n state 1 density=0.2 energy=1.0" + std::string(150, ' ') + "xvel=0\n*endclover\n";
+  const std::string long_line = "*clover\n state 1 density=0.2 \\\n energy=1.0" + std::string(150, ' ') +
+                                "xvel=0\n *notes\n" + std::string(150, ' ') + "free text\n *endnotes\n*endclover\n";
   const std::vector<std::string> warnings = cloverleaf::translate_clover_in(long_line, "l.in").origin.warnings;
   ASSERT_EQ(warnings.size(), 1u);
-  EXPECT_EQ(warnings[0].rfind("l.in: line(s) 2 say more past column 150", 0), 0u) << warnings[0];
+  EXPECT_EQ(warnings[0].rfind("l.in: line(s) 3 say more past column 150", 0), 0u) << warnings[0];
   const auto error = [](const std::string& line) {
     try {
       cloverleaf::translate_clover_in("*clover\n state 1 density=1 energy=1\n" + line + "\n*endclover\n", "e.in");
@@ -265,13 +266,24 @@ TEST(CloverIn, ReadsTheReferenceParsersSyntax) {
             "e.in:3: 'state' begins a line of its own (its keys follow it on that line)");
   EXPECT_EQ(error(" state 2 density:1.0 energy=2.5"),
             "e.in:3: state 2: 'density:1.0' is not a key (a key and its value are separated by '=' or blanks)");
-  try {
-    cloverleaf::translate_clover_in("*clovr\n state 1 density=1 energy=1\n*endclover\n", "s.in");
-    ADD_FAILURE() << "a misspelt *clover passed";
-  } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              "s.in:1: *clovr: no *clover line: a clover.in deck's keys sit between *clover and *endclover");
-  }
+  const auto block_error = [](const std::string& text) {
+    try {
+      cloverleaf::translate_clover_in(text, "b.in");
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(block_error("*clovr\n state 1 density=1 energy=1\n*endclover\n"),
+            "b.in:1: *clovr: no *clover line: a clover.in deck's keys sit between *clover and *endclover");
+  // A nested block must close inside the *clover block: else it would swallow keys, or read those after it.
+  const std::string opened = "*clover\n state 1 density=1 energy=1\n *notes\n x_cells=20\n";
+  const std::string nested = "(a *name line inside *clover opens a block that *endname closes)";
+  EXPECT_EQ(block_error(opened + " *endnote\n"), "b.in:3: *notes has no *endnotes before the end of the file " + nested);
+  EXPECT_EQ(block_error(opened + "*endclover\n*endnotes\n"),
+            "b.in:3: *notes has no *endnotes before *endclover at line 5 " + nested);
+  EXPECT_EQ(block_error("*clover\n state 1 density=1 energy=1\n*endclovr\n"),
+            "b.in:3: unknown line '*endclovr' (did you mean '*endclover'?)");
 }
 
 // The same problem read from its clover.in by the driver, with and without

@@ -395,7 +395,7 @@ TEST(TiledDriver, ASearchARunCutShortGoesOnInTheNextRun) {
                                     "cache keeps the measurements for the next run\\)");
   ASSERT_TRUE(std::regex_search(share_short.out, m, share_unfinished)) << share_short.out;
   EXPECT_NE(m[1], "0") << share_short.out;
-  // Ranks of one box share its entry (each tunes its own split; the last to store wins).
+  // Ranks of one box and the same halo faces share an entry (each tunes its own split; the last to store wins).
   const std::regex share_resumed("; tuned \\(going on from [1-9][0-9]* measurements of earlier runs\\)");
   EXPECT_TRUE(std::regex_search(share_finished.out, share_resumed)) << share_finished.out;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A run on two ranks that SIGUSR1 stops (as `sbatch --signal=USR1@T` or
 # `kill -USR1` of mpiexec does) exits with 75, naming the checkpoint it wrote
-# at the step it stopped; `--restart latest` from it ends with fields equal,
-# bit for bit, to those of an uninterrupted run to the same step.
+# at the step it stopped; `strata --check ... --restart latest`, as a login
+# node runs it before the job (no mpiexec, no MPI), names that checkpoint;
+# `--restart latest` from it ends with fields equal, bit for bit, to those of
+# an uninterrupted run to the same step.
 #   stop-signal.sh STRATA MPIEXEC [MPIEXEC_FLAGS...]
 set -euo pipefail
 strata=$1 mpiexec=$2
@@ -13,8 +15,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 fail() { echo "stop-signal: $*" >&2; exit 1; }
-strata_run=("$mpiexec" -n 2 "${mpiexec_flags[@]}" "$strata" "$deck" --set grid.cells=[24,24,24]
-  --set report.json= --set output.report_every=0 --set checkpoint.every=50 --set output.write_every=100000)
+deck_args=("$deck" --set grid.cells=[24,24,24] --set report.json= --set output.report_every=0
+  --set checkpoint.every=50 --set output.write_every=100000)
+strata_run=("$mpiexec" -n 2 "${mpiexec_flags[@]}" "$strata" "${deck_args[@]}")
 run() { "${strata_run[@]}" "$@"; }
 
 # (mpiexec itself in the background, so the signal goes to it)
@@ -36,6 +39,9 @@ step=${BASH_REMATCH[1]} checkpoint=${BASH_REMATCH[2]}
 echo "stopped at step $step: $message"
 
 last=$((step + 30))
+"$strata" --check "${deck_args[@]}" --set time.steps=$last --set output.dir=restarted --restart latest \
+  >check.out 2>&1 || fail "--check --restart latest failed: $(cat check.out)"
+grep -q "restart: from $checkpoint (step $step, t = " check.out || fail "--check names another checkpoint: $(cat check.out)"
 run --set time.steps=$last --set output.dir=restarted --restart latest >restarted.out 2>&1 ||
   fail "the restart failed: $(cat restarted.out)"
 run --set time.steps=$last --set output.dir=whole --set checkpoint.dir=whole-checkpoints >whole.out 2>&1 ||

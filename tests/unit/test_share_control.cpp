@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -58,11 +59,13 @@ TEST(Rebalancer, MovesTowardsEqualTimesWithSmoothingAndHysteresis) {
 }
 
 // Takes a tuner for nz planes of `plane` cells through its phases: probes
-// time each slab by `model`, confirmations take `step(host_planes)`. Returns
-// the host planes it probed and those it confirmed.
+// time each slab by `model`, confirmations take `step(host_planes)` (and a
+// wall time `wall(host_planes)` where given). Returns the host planes it
+// probed and those it confirmed.
 template <class Step>
 std::pair<std::vector<int>, std::vector<int>> tune(ShareTuner& tuner, const Model& model, int nz,
-                                                   double plane, const Step& step) {
+                                                   double plane, const Step& step,
+                                                   const std::function<double(int)>& wall = nullptr) {
   std::pair<std::vector<int>, std::vector<int>> planes;
   while (tuner.phase() == ShareTuner::Phase::Probe) {
     planes.first.push_back(tuner.host_planes());
@@ -71,7 +74,8 @@ std::pair<std::vector<int>, std::vector<int>> tune(ShareTuner& tuner, const Mode
   }
   while (tuner.phase() == ShareTuner::Phase::Confirm) {
     planes.second.push_back(tuner.host_planes());
-    tuner.confirmed(step(tuner.host_planes()));
+    const int host = tuner.host_planes();
+    tuner.confirmed(step(host), wall ? std::optional<double>(wall(host)) : std::nullopt);
   }
   return planes;
 }
@@ -84,12 +88,20 @@ TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
     return std::max(model.host(planes * plane), model.device(N - planes * plane));
   };
   ShareTuner tuner(nz, plane, 1);
-  tune(tuner, model, nz, plane, both_finish);
+  const auto [probed, confirmed] = tune(tuner, model, nz, plane, both_finish);
   // R = (a_d N + b_d - b_h) / (N (a_h + a_d))
   const double expected = (0.5e-9 * N + 20e-6 - 5e-6) / (N * 2.5e-9);
   EXPECT_NEAR(tuner.model_share(), expected, 1e-9);
   EXPECT_NEAR(tuner.best_planes(), expected * nz, 1.0);
   EXPECT_NEAR(tuner.host_only_seconds(), model.host(N), 1e-12);
+  // The time kept is the chosen split's, whichever candidate was confirmed last,
+  EXPECT_EQ(tuner.best_seconds(), both_finish(tuner.best_planes()));
+  EXPECT_NE(confirmed.back(), tuner.best_planes());
+  // and its wall time where splits are compared by another (the slower of two slabs sharing a processor).
+  ShareTuner shared(nz, plane, 1);
+  tune(shared, model, nz, plane, both_finish, [&](int planes) { return 1.5 * both_finish(planes); });
+  EXPECT_EQ(shared.best_planes(), tuner.best_planes());
+  EXPECT_EQ(shared.best_seconds(), 1.5 * both_finish(shared.best_planes()));
 
   // When splitting costs more than it gains, a single processor wins.
   ShareTuner costly(nz, plane, 1);
@@ -104,6 +116,7 @@ TEST(ShareTuner, FindsTheSplitWhereBothProcessorsFinishTogether) {
       return planes == 0 || planes == nz ? both_finish(planes) : both_finish(0) * (1.0 - split_gain);
     });
     EXPECT_EQ(close.best_planes() == 0, split_gain < 0.03) << "split gains " << split_gain;
+    EXPECT_EQ(close.best_seconds(), split_gain < 0.03 ? both_finish(0) : both_finish(0) * (1.0 - split_gain));
   }
 }
 
@@ -531,8 +544,14 @@ TEST(TuneCache, StoresReusesAndRejectsOtherKeys) {
             std::string::npos)
       << warning;
   EXPECT_TRUE(cache.lookup("app=e", [](const TuneEntry& e) { return e.value <= 500; }));
+  // STRATA_RETUNE set to anything but 0 measures again.
+  cache.store("app=r", TuneEntry{2, 0.5});
+  for (const char* retune : {"1", "yes", "0"}) {
+    setenv("STRATA_RETUNE", retune, 1);
+    EXPECT_EQ(cache.lookup("app=r").has_value(), std::string(retune) == "0") << retune;
+  }
+  unsetenv("STRATA_RETUNE");
   // A cache that cannot be written says so (once a process), rather than nothing.
-  EXPECT_TRUE(TuneCache::writes_kept());
   testing::internal::CaptureStderr();
   TuneCache("/proc/strata-tune-cache").store("app=f", TuneEntry{1, 0.1});
   const std::string unwritable = testing::internal::GetCapturedStderr();
