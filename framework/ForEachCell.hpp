@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -249,23 +250,42 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
                         [&](HostWidth width) { for_each_row(label, exec, boxes, kernel, width); });
 }
 
+// Cell n of an nx x ny x ... block counted from 0, i fastest, as offsets;
+// Index is 32-bit where the cells allow (a GPU divides 64-bit integers in
+// software).
+template <class Index>
+KOKKOS_FORCEINLINE_FUNCTION Kokkos::Array<int, 3> offsets_of(Index n, Index nx, Index ny) {
+  const Index row = n / nx;
+  return {int(n - row * nx), int(row % ny), int(row / ny)};
+}
+
+// `kernel(i, j, k)` at cell `cell` of boxes laid end to end.
+template <class Index, class Kernel>
+struct FlatBoxCell {
+  BoxList boxes;
+  Kernel kernel;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(Index cell) const {
+    int b = 0;
+    while (cell >= Index(boxes.first_cell[b + 1])) ++b;
+    const Kokkos::Array<int, 3> d =
+        offsets_of<Index>(cell - Index(boxes.first_cell[b]), boxes.extent[b][X], boxes.extent[b][Y]);
+    kernel(boxes.lo[b][X] + d[X], boxes.lo[b][Y] + d[Y], boxes.lo[b][Z] + d[Z]);
+  }
+};
+
 // The cell form, several boxes in one launch: one thread per cell of the
 // boxes laid end to end, i fastest within each.
 template <class ExecSpace, class Kernel>
 void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes,
                         const Kernel& kernel) {
   count_launch();
-  Kokkos::parallel_for(
-      label,
-      FlatPolicy<ExecSpace>(exec, 0, boxes.first_cell[boxes.count]),
-      KOKKOS_LAMBDA(std::int64_t cell) {
-        int b = 0;
-        while (cell >= boxes.first_cell[b + 1]) ++b;
-        const std::int64_t n = cell - boxes.first_cell[b];
-        const int nx = boxes.extent[b][X], ny = boxes.extent[b][Y];
-        kernel(boxes.lo[b][X] + int(n % nx), boxes.lo[b][Y] + int(n / nx % ny),
-               boxes.lo[b][Z] + int(n / (std::int64_t(nx) * ny)));
-      });
+  const std::int64_t cells = boxes.first_cell[boxes.count];
+  using Policy32 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
+  if (cells <= std::numeric_limits<int>::max())
+    Kokkos::parallel_for(label, Policy32(exec, 0, int(cells)), FlatBoxCell<int, Kernel>{boxes, kernel});
+  else
+    Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, cells),
+                         FlatBoxCell<std::int64_t, Kernel>{boxes, kernel});
 }
 
 }  // namespace Impl

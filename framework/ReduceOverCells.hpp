@@ -181,16 +181,15 @@ struct CellAccumulator {
   }
 };
 
-// `cell(i, j, k, acc)` at flat cell `c` of a box, i fastest; Index is 32-bit
-// where the box allows (a GPU divides 64-bit integers in software).
+// `cell(i, j, k, acc)` at flat cell `c` of a box (offsets_of).
 template <class Index, class Cell, class Acc>
 struct FlatCell {
   Kokkos::Array<int, 3> lo;
   Index nx, ny;
   Cell cell;
   KOKKOS_FORCEINLINE_FUNCTION void operator()(Index c, Acc& acc) const {
-    const Index row = c / nx;
-    cell(lo[X] + int(c - row * nx), lo[Y] + int(row % ny), lo[Z] + int(row / ny), acc);
+    const Kokkos::Array<int, 3> d = offsets_of<Index>(c, nx, ny);
+    cell(lo[X] + d[X], lo[Y] + d[Y], lo[Z] + d[Z], acc);
   }
 };
 

@@ -58,7 +58,8 @@ int exchanging_faces(const std::array<int, 3>& coords, const std::array<int, 3>&
   return faces;
 }
 
-std::string tune_key_suffix(const std::string& app, const Box& local, int layers, int faces, const HybridConfig& hybrid) {
+std::string tune_key_suffix(const std::string& app, const Box& local, int layers, int faces,
+                            const HybridConfig& hybrid) {
   std::ostringstream machine;
   machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
           << " depth=" << layers << " faces=" << faces;

@@ -41,10 +41,9 @@ void report_balance(std::ostream& out, const ShareMeasurement& measurement, cons
   const double cells = double(decomposition.local().num_cells());
   double host_only = ns_host * cells * 1e-9, device_only = ns_device * cells * 1e-9;
   if (const auto model = controller.single_processor_seconds()) std::tie(host_only, device_only) = *model;
+  const bool kept = measurement.keeps_progress() && TuneCache::writes_kept() && !controller.tuning_progress().empty();
   const std::string origin =
-      controller.origin() + (measurement.keeps_progress() && TuneCache::writes_kept() && !controller.tuning_progress().empty()
-                                 ? "; the tune cache keeps the measurements for the next run"
-                                 : "");
+      controller.origin() + (kept ? "; the tune cache keeps the measurements for the next run" : "");
   char line[320];
   std::snprintf(line, sizeof line, "hybrid: host share %.3f on rank 0 (%d of %d planes; %s), over ranks %.3f..%.3f\n",
                 share, split.host_planes, split.planes, origin.c_str(), share_range[0], share_range[1]);

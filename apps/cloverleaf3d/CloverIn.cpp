@@ -59,10 +59,11 @@ std::string with_e_exponent(std::string word) {
 // ASCII (a byte order mark, a no-break space) separating like blanks.
 std::vector<std::string> words(std::string line) {
   line = lower(line.substr(0, line.find_first_of("!;")));
-  std::replace_if(
-      line.begin(), line.end(),
-      [](char c) { return c == '=' || c == ',' || static_cast<unsigned char>(c) < 32 || static_cast<unsigned char>(c) > 126; },
-      ' ');
+  const auto separates = [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return c == '=' || c == ',' || byte < 32 || byte > 126;
+  };
+  std::replace_if(line.begin(), line.end(), separates, ' ');
   std::istringstream in(line);
   std::vector<std::string> out;
   for (std::string w; in >> w;) out.push_back(with_e_exponent(w));
