@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
-#include <utility>
 #include <vector>
 
 namespace strata {
@@ -46,19 +45,22 @@ void check_writable(io::Deck& deck, const io::RunConfig& config) {
     deck.root().section("report").fail(report->key, report->message);
 }
 
-// An earlier run's files a fresh run would write over: outputs and checkpoints.
-std::pair<std::vector<std::string>, std::vector<std::string>> earlier_files(const io::RunConfig& config) {
+// An earlier run's files a fresh run would write over.
+struct EarlierFiles {
   std::vector<std::string> outputs, checkpoints;
-  if (config.output.write_every > 0) outputs = io::output_files(config.output.directory, config.output.prefix);
-  if (config.checkpoint.every > 0) checkpoints = io::checkpoint_files(config.checkpoint.directory, config.app);
-  return {outputs, checkpoints};
+};
+
+EarlierFiles earlier_files(const io::RunConfig& config) {
+  EarlierFiles found;
+  if (config.output.write_every > 0) found.outputs = io::output_files(config.output.directory, config.output.prefix);
+  if (config.checkpoint.every > 0)
+    found.checkpoints = io::checkpoint_files(config.checkpoint.directory, config.app);
+  return found;
 }
 
-}  // namespace
-
-void refuse_earlier_files(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli) {
-  if (!cli.restart.empty() || cli.overwrite) return;
-  const auto [outputs, checkpoints] = earlier_files(config);
+// The deck error on the first directory that holds any.
+void refuse(io::Deck& deck, const io::RunConfig& config, const EarlierFiles& files) {
+  const auto& [outputs, checkpoints] = files;
   if (!outputs.empty())
     deck.root().section("output").fail(
         "dir", config.output.directory + " holds an earlier run's outputs (first: " + outputs.front() +
@@ -71,14 +73,21 @@ void refuse_earlier_files(io::Deck& deck, const io::RunConfig& config, const Com
                    "checkpoint.dir, or give --overwrite to replace them");
 }
 
+}  // namespace
+
+void refuse_earlier_files(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli) {
+  if (cli.restart.empty() && !cli.overwrite) refuse(deck, config, earlier_files(config));
+}
+
 void prepare_directories(io::Deck& deck, const io::RunConfig& config, const CommandLine& cli, std::ostream& err) {
   const std::string& output_dir = config.output.directory;
   const std::string& checkpoint_dir = config.checkpoint.directory;
   const bool writes_output = config.output.write_every > 0, writes_checkpoints = config.checkpoint.every > 0;
   check_writable(deck, config);
-  refuse_earlier_files(deck, config, cli);
   if (cli.restart.empty()) {
-    const auto [outputs, checkpoints] = earlier_files(config);
+    const EarlierFiles files = earlier_files(config);
+    if (!cli.overwrite) refuse(deck, config, files);
+    const auto& [outputs, checkpoints] = files;
     for (const std::string& path : outputs) std::filesystem::remove(path);
     for (const std::string& path : checkpoints) std::filesystem::remove(path);
     std::string deleted;

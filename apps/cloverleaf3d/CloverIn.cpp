@@ -39,6 +39,9 @@ const std::set<std::string> scalar_keys = {
     "xmax",         "ymax",         "zmax",          "end_time", "end_step",    "initial_timestep",
     "max_timestep", "timestep_rise", "summary_frequency", "visit_frequency", "test_problem"};
 
+// Keys of the app's own section, under the same names.
+const char* const app_scalar_keys[] = {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"};
+
 // Columns of a line the reference reads (its lines are read as (a150)).
 constexpr std::size_t reference_columns = 150;
 
@@ -70,12 +73,14 @@ std::vector<std::string> words(std::string line) {
   return out;
 }
 
-// Whether `word` reads as the value of scalar key `key`: a whole number or
-// a real (Fortran's D exponent already read as E).
-bool reads_as_value_of(const std::string& key, const std::string& word) {
-  static const std::regex integer(R"([+-]?\d+)");
+// Whether `word` is a number (Fortran's D exponent already read as E), or a whole one.
+bool is_number(const std::string& word) {
   static const std::regex real(R"([+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?)");
-  return std::regex_match(word, integer_keys.count(key) ? integer : real);
+  return std::regex_match(word, real);
+}
+bool is_whole_number(const std::string& word) {
+  static const std::regex integer(R"([+-]?\d+)");
+  return std::regex_match(word, integer);
 }
 
 // A YAML scalar holding `raw` exactly; the deck reader checks its type.
@@ -240,7 +245,7 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
       }
       const bool valued = i + 1 < w.size() && !is_key(w[i + 1]);
       if (reference_only_flags.count(word)) {  // a number after one is a value the reference ignores too
-        i += valued && reads_as_value_of("tiles_per_chunk", w[i + 1]) ? 2 : 1;
+        i += valued && is_number(w[i + 1]) ? 2 : 1;
         continue;
       }
       if (!valued) fail(n, word + ": expected one value, got none");
@@ -248,9 +253,9 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
         i += 2;
         continue;
       }
-      if (!reads_as_value_of(word, w[i + 1]))
-        fail(n, word + ": expected " + (integer_keys.count(word) ? "a whole number" : "a number") + ", got '" +
-                    w[i + 1] + "'");
+      const bool whole = integer_keys.count(word) > 0;
+      if (!(whole ? is_whole_number(w[i + 1]) : is_number(w[i + 1])))
+        fail(n, word + ": expected " + (whole ? "a whole number" : "a number") + ", got '" + w[i + 1] + "'");
       const auto [it, inserted] = values.emplace(word, Entry{w[i + 1], n});
       if (!inserted) fail(n, word + " given twice (first at line " + std::to_string(it->second.line + 1) + ")");
       i += 2;
@@ -294,14 +299,14 @@ io::TranslatedDeck translate_clover_in(const std::string& text, const std::strin
   out.line(0, "cloverleaf3d:", begin);
   out.line(2, "states:", states.begin()->second.line);
   for (const auto& [id, entry] : states) out.line(4, "'" + std::to_string(id) + "': " + entry.value, entry.line);
-  for (const char* key : {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"})
+  for (const char* key : app_scalar_keys)
     if (values.count(key)) out.line(2, std::string(key) + ": " + quoted(values[key].value), values[key].line);
   io::TranslatedDeck deck = out.done();
   deck.origin.key_names = {{"grid.cells", "x_cells, y_cells, z_cells"}, {"grid.domain.lo", "xmin, ymin, zmin"},
                            {"grid.domain.hi", "xmax, ymax, zmax"},      {"time.steps", "end_step"},
                            {"time.end_time", "end_time"},               {"output.report_every", "summary_frequency"},
                            {"output.write_every", "visit_frequency"}};
-  for (const char* key : {"initial_timestep", "max_timestep", "timestep_rise", "test_problem"})
+  for (const char* key : app_scalar_keys)
     deck.origin.key_names.emplace("cloverleaf3d." + std::string(key), key);
   for (const auto& [id, entry] : states)
     deck.origin.key_names.emplace("cloverleaf3d.states." + std::to_string(id), "state " + std::to_string(id));
