@@ -39,16 +39,6 @@ constexpr int interrupted_exit_code = 75;
 // has printed why.
 struct WriteFailed {};
 
-// Ranks of `comm` on this node.
-int ranks_on_node(MPI_Comm comm) {
-  MPI_Comm node;
-  STRATA_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-  int size = 1;
-  STRATA_MPI_CHECK(MPI_Comm_size(node, &size));
-  STRATA_MPI_CHECK(MPI_Comm_free(&node));
-  return size;
-}
-
 // What a run is made of once its deck is read and its app built.
 struct Run {
   CommandLine cli;
@@ -74,7 +64,7 @@ void set_up(Run& run, int argc, const char* const* argv, MPI_Comm comm) {
   NodeConfig& node = run.node;
   config = io::read_run_config(deck);
   node = read_node_config(deck);
-  const int node_ranks = ranks_on_node(comm);
+  const int node_ranks = node_place(comm).ranks;
   node.hybrid.device_memory = resolve_device_memory(node.hybrid, node_ranks);
   run.app = read_app(deck, config, node);
   deck.root().reject_unknown_keys();

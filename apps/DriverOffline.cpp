@@ -61,7 +61,7 @@ int run_offline(const CommandLine& cli, std::ostream& out, std::ostream& err) {
         deck.root().reject_unknown_keys();
         // In the run's order: the deck and the rank grid, then the directories and the checkpoint.
         std::ostringstream plan;
-        check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node},
+        check_run(deck, config, node, app_layout(config.app), stable_dt, CheckOptions{cli.ranks, cli.ranks_per_node, cli.kokkos_threads},
                   plan);
         io::print_warnings(deck, err);
         refuse_earlier_files(deck, config, cli);

@@ -57,6 +57,32 @@ std::array<int, 3> choose_dims(const Box& global, int ranks, std::array<int, 3> 
   return best;
 }
 
+bool is_wall_face(const std::array<int, 3>& coords, const std::array<int, 3>& dims,
+                  const std::array<bool, 3>& periodic, int axis, int side) {
+  if (periodic[axis]) return false;
+  return side == 0 ? coords[axis] == 0 : coords[axis] == dims[axis] - 1;
+}
+
+int exchanging_faces(const std::array<int, 3>& coords, const std::array<int, 3>& dims,
+                     const std::array<bool, 3>& periodic) {
+  int faces = 0;
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) faces += !is_wall_face(coords, dims, periodic, axis, side);
+  return faces;
+}
+
+NodePlace node_place(MPI_Comm comm) {
+  int rank = 0;
+  STRATA_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  MPI_Comm node = MPI_COMM_NULL;
+  STRATA_MPI_CHECK(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node));
+  NodePlace place;
+  STRATA_MPI_CHECK(MPI_Comm_rank(node, &place.rank));
+  STRATA_MPI_CHECK(MPI_Comm_size(node, &place.ranks));
+  STRATA_MPI_CHECK(MPI_Comm_free(&node));
+  return place;
+}
+
 Decomposition::Decomposition(MPI_Comm comm, const Box& global,
                              const std::array<int, 3>& requested_dims,
                              const std::array<bool, 3>& periodic)
@@ -90,19 +116,12 @@ Decomposition::Decomposition(MPI_Comm comm, const Box& global,
         if (!beyond_wall) STRATA_MPI_CHECK(MPI_Cart_rank(cart_, target, &neighbor));
         neighbors_[direction_index(d)] = neighbor;
       }
-  MPI_Comm node = MPI_COMM_NULL;
-  STRATA_MPI_CHECK(MPI_Comm_split_type(cart_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node));
-  STRATA_MPI_CHECK(MPI_Comm_rank(node, &node_local_rank_));
-  STRATA_MPI_CHECK(MPI_Comm_free(&node));
+  node_ = node_place(cart_);
 }
 
 Decomposition::~Decomposition() {
   if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
 }
 
-bool Decomposition::is_wall(int axis, int side) const {
-  if (periodic_[axis]) return false;
-  return side == 0 ? coords_[axis] == 0 : coords_[axis] == dims_[axis] - 1;
-}
 
 }  // namespace strata

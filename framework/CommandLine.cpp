@@ -13,15 +13,19 @@ namespace strata {
 
 namespace {
 
-// The count after `option` (argv[n + 1]), at least 1.
-int count_after(const char* option, int argc, const char* const* argv, int& n) {
-  const std::string what = std::string("strata: ") + option + " needs a number of ranks >= 1";
-  if (n + 1 >= argc) throw InputError(what);
-  const std::string text = argv[++n];
+// `option`'s number of `what` in `text`, at least 1.
+int positive_count(const std::string& option, const std::string& text, const char* what) {
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || value < 1 || value > 1 << 30) throw InputError(what + ", got '" + text + "'");
+  if (text.empty() || *end != '\0' || value < 1 || value > 1 << 30)
+    throw InputError("strata: " + option + " needs a number of " + what + " >= 1, got '" + text + "'");
   return int(value);
+}
+
+// The number of ranks after `option` (argv[n + 1]).
+int count_after(const char* option, int argc, const char* const* argv, int& n) {
+  if (n + 1 >= argc) throw InputError(std::string("strata: ") + option + " needs a number of ranks >= 1");
+  return positive_count(option, argv[++n], "ranks");
 }
 
 }  // namespace
@@ -66,7 +70,10 @@ CommandLine CommandLine::parse(int argc, const char* const* argv) {
     } else if (arg.rfind("--set=", 0) == 0) {
       cl.overrides.push_back(arg.substr(6));
     } else if (arg.rfind("--kokkos-", 0) == 0) {
-      continue;
+      // Kokkos takes the host threads; --check plans with the same count.
+      for (const std::string flag : {"--kokkos-threads=", "--kokkos-num-threads="})
+        if (arg.rfind(flag, 0) == 0)
+          cl.kokkos_threads = positive_count(flag.substr(0, flag.size() - 1), arg.substr(flag.size()), "threads");
     } else if (arg.rfind("-", 0) == 0) {
       throw InputError("strata: unknown option '" + arg + "' (see strata --help)");
     } else if (cl.deck_path.empty()) {

@@ -1,7 +1,7 @@
 #pragma once
 //! \file CommandLine.hpp
 //! `strata DECK.yaml [--set key.path=value ...] [--restart FILE|latest [--allow-changes]] [--overwrite] [--print-deck]`
-//! `strata --check DECK.yaml [--set ...] [--ranks N] [--ranks-per-node M]`
+//! `strata --check DECK.yaml [--set ...] [--ranks N] [--ranks-per-node M] [--kokkos-threads=T]`
 //! `strata --print-schema | --print-deck-reference | --help | --version | --kokkos-help`
 
 #include <string>
@@ -19,6 +19,7 @@ struct CommandLine {
   bool overwrite = false;              //!< a fresh run may replace an earlier run's files
   int ranks = 1;                       //!< --check: the ranks to plan for
   int ranks_per_node = 0;              //!< --check: of them on one node (0: all)
+  int kokkos_threads = 0;              //!< --kokkos-threads=N or --kokkos-num-threads=N (0: not given)
 
   //! Whether the action runs without MPI, Kokkos or a GPU.
   bool offline() const {

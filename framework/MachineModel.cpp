@@ -59,6 +59,15 @@ int host_threads() {
   return 1;
 }
 
+int host_threads(int kokkos_threads) {
+#ifdef KOKKOS_ENABLE_OPENMP
+  if constexpr (std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::OpenMP>)
+    if (kokkos_threads > 0) return kokkos_threads;
+#endif
+  (void)kokkos_threads;
+  return host_threads();
+}
+
 int gpus_on_node() {
 #ifdef KOKKOS_ENABLE_CUDA
   int count = 0;

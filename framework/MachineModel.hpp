@@ -33,4 +33,8 @@ int gpus_on_node();
 //! it, so a run and a --check of it look up the same entries.
 int host_threads();
 
+//! The host threads a run given `--kokkos-threads=n` starts with (n = 0:
+//! not given, host_threads(); a host space of one thread ignores n).
+int host_threads(int kokkos_threads);
+
 }  // namespace strata

@@ -51,23 +51,16 @@ std::string host_name() {
   return host;
 }
 
-int exchanging_faces(const std::array<int, 3>& coords, const std::array<int, 3>& dims,
-                     const std::array<bool, 3>& periodic) {
-  int faces = 0;
-  for (int a = 0; a < 3; ++a) faces += int(periodic[a] || coords[a] > 0) + int(periodic[a] || coords[a] + 1 < dims[a]);
-  return faces;
-}
-
-std::string tune_key_suffix(const std::string& app, const Box& local, int layers, int faces,
-                            const HybridConfig& hybrid) {
+std::string tune_key_suffix(const TunedRank& rank, const HybridConfig& hybrid) {
   std::ostringstream machine;
-  machine << " app=" << app << " local=" << local.extent(X) << "x" << local.extent(Y) << "x" << local.extent(Z)
-          << " depth=" << layers << " faces=" << faces;
+  machine << " app=" << rank.app << " local=" << rank.local.extent(X) << "x" << rank.local.extent(Y) << "x"
+          << rank.local.extent(Z) << " depth=" << rank.layers << " faces=" << rank.faces
+          << " node_ranks=" << rank.node_ranks;
   // A budget the deck gives shapes streamed chunks; `auto` follows the free memory, which varies run to run.
   if (hybrid.device_memory_given) machine << " budget=" << hybrid.device_memory.value_or(0);
-  machine << " threads=" << host_threads() << " host=" << HostExecSpace::name()
-          << " device=" << DeviceExecSpace::name() << " cpu=" << cpu_model() << " gpu=" << gpu_model()
-          << " strata=" << STRATA_VERSION << " kokkos=" << KOKKOS_VERSION;
+  machine << " threads=" << rank.threads << " host=" << HostExecSpace::name() << " device=" << DeviceExecSpace::name()
+          << " cpu=" << cpu_model() << " gpu=" << gpu_model() << " strata=" << STRATA_VERSION
+          << " kokkos=" << KOKKOS_VERSION;
   return machine.str();
 }
 
@@ -95,9 +88,10 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
   hybrid.device_memory = node.hybrid.device_memory.value_or(0);  // resolved by the driver
   hybrid.chain_tiling = node.chain_tiling;
   const std::array<bool, 3> periodic{decomposition.periodic(X), decomposition.periodic(Y), decomposition.periodic(Z)};
-  const std::string machine = tune_key_suffix(app, local, layers,
-                                              exchanging_faces(decomposition.coords(), decomposition.dims(), periodic),
-                                              node.hybrid);
+  const std::string machine = tune_key_suffix(
+      TunedRank{app, local, layers, exchanging_faces(decomposition.coords(), decomposition.dims(), periodic),
+                decomposition.node().ranks, host_threads()},
+      node.hybrid);
   const TuneCache cache(node.hybrid.tune_cache);
   if (share.automatic) {
     const std::string key = "share" + machine;

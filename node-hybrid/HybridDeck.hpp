@@ -36,17 +36,22 @@ void check_tile(io::DeckSection time_tiling, const TimeTilingSettings& tiling, c
 //! This node's name (rank-specific CPU shares, plans).
 std::string host_name();
 
-//! Faces of the box at `coords` in a `dims` rank grid that exchange a halo
-//! (with a neighbour, or periodic with itself), of 6.
-int exchanging_faces(const std::array<int, 3>& coords, const std::array<int, 3>& dims,
-                     const std::array<bool, 3>& periodic);
+//! What a rank's measured speeds depend on besides the machine: app, box,
+//! ghost layers, faces that exchange a halo (exchanging_faces), the ranks
+//! sharing its node (their GPUs and memory), its host threads.
+struct TunedRank {
+  std::string app;
+  Box local;
+  int layers = 1;
+  int faces = 0;
+  int node_ranks = 1;
+  int threads = 1;
+};
 
 //! The part of a tune cache key that says which run on which machine it
-//! was measured: app, box, ghost layers, faces that exchange a halo, the
-//! device budget where the deck gives one, host threads (host_threads()),
+//! was measured: the rank, the device budget where the deck gives one,
 //! spaces, CPU and GPU models, versions.
-std::string tune_key_suffix(const std::string& app, const Box& local, int layers, int faces,
-                            const HybridConfig& hybrid);
+std::string tune_key_suffix(const TunedRank& rank, const HybridConfig& hybrid);
 
 //! The tune cache key of the time tiling a run of `tiling` chooses on a
 //! rank whose CPU share is `share` (the split changes what is fastest),

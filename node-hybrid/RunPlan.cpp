@@ -386,8 +386,10 @@ void check_run(io::Deck& deck, const io::RunConfig& config, const NodeConfig& no
   TimeTilingSettings tiling = node.time_tiling;
   tiling.steps = cycle_steps(node, smallest, domain.reach, int(domain.fields.size()));
   const std::string machine =
-      tune_key_suffix(config.app, largest_box, halo_layers(node.halo, tiling.steps, domain.reach),
-                      exchanging_faces({0, 0, 0}, dims, config.grid.periodic), node.hybrid);
+      tune_key_suffix(TunedRank{config.app, largest_box, halo_layers(node.halo, tiling.steps, domain.reach),
+                                exchanging_faces({0, 0, 0}, dims, config.grid.periodic), per_node,
+                                host_threads(options.kokkos_threads)},
+                      node.hybrid);
   const TuneCache cache(node.hybrid.tune_cache);
   std::string what = "the tuned split of this box measured on this machine";
   auto tuned = cache.lookup("share" + machine);

@@ -92,6 +92,7 @@ void check_time_plan(io::Deck& deck, const io::RunConfig& config, std::optional<
 struct CheckOptions {
   int ranks = 1;
   int ranks_per_node = 0;  //!< 0: all on one node
+  int kokkos_threads = 0;  //!< the run's --kokkos-threads (0: not given)
 };
 
 //! Checks a deck (read with read_run_config and read_app, which gave

@@ -102,7 +102,7 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
               "hybrid.cpu_share: auto or time_tiling.steps: auto records one)");
     // What a tuned run on rank 0's box (15x11x10, one ghost layer, +x and +y neighbours) would have stored.
     const Box largest = box_of_size(15, 11, 10);
-    const std::string key = "share" + tune_key_suffix("heat3d", largest, 1, 2, HybridConfig{});
+    const std::string key = "share" + tune_key_suffix(TunedRank{"heat3d", largest, 1, 2, 4, host_threads()}, HybridConfig{});
     TuneCache(cache).store(key, TuneEntry{3, 0.00125});
   }
   MPI_Barrier(MPI_COMM_WORLD);
@@ -112,6 +112,14 @@ TEST(RunCheck, TheTuneCacheGivesTheTimePerStep) {
     EXPECT_EQ(line_of(after.out, "estimated"),
               "estimated time per step: 1.25 ms (the tuned split of this box measured on this machine, tune cache), "
               "25 ms for the run");
+  }
+  // A run given other host threads measures another split.
+  std::vector<std::string> other_threads = auto_share;
+  other_threads.push_back("--kokkos-threads=" + std::to_string(host_threads() + 1));
+  const DriverRun other = run_driver(check_args(other_threads));
+  ASSERT_EQ(other.code, 0) << other.err;
+  if (test::world_rank() == 0) {
+    EXPECT_EQ(line_of(other.out, "estimated"), line_of(before.out, "estimated"));
   }
   MPI_Barrier(MPI_COMM_WORLD);
   if (test::world_rank() == 0) std::filesystem::remove_all(cache);
@@ -257,6 +265,9 @@ TEST(RunCheck, ErrorsNameTheKey) {
   const DriverRun bad_ranks = run_driver({"--check", deck, "--ranks", "0"});
   EXPECT_EQ(bad_ranks.code, 1);
   EXPECT_EQ(bad_ranks.err, on_rank0("strata: --ranks needs a number of ranks >= 1, got '0'\n"));
+  const DriverRun bad_threads = run_driver({"--check", deck, "--kokkos-num-threads=two"});
+  EXPECT_EQ(bad_threads.code, 1);
+  EXPECT_EQ(bad_threads.err, on_rank0("strata: --kokkos-num-threads needs a number of threads >= 1, got 'two'\n"));
 
   const DriverRun ranks_on_a_run = run_driver({deck, "--ranks", "4"});
   EXPECT_EQ(ranks_on_a_run.code, 1);

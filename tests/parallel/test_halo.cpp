@@ -302,13 +302,23 @@ TEST(GpuAwareMpi, DeckAndEnvironmentDecide) {
   EXPECT_THROW(parse_gpu_aware_mode("maybe"), InputError);
 }
 
+// Faces exchanging a halo: none alone, periodic axes wrap onto the box itself.
+TEST(Decomposition, ExchangingFacesCountNeighboursAndPeriodicWraps) {
+  EXPECT_EQ(exchanging_faces({0, 0, 0}, {1, 1, 1}, {false, false, false}), 0);
+  EXPECT_EQ(exchanging_faces({0, 0, 0}, {1, 1, 1}, {true, false, true}), 4);
+  EXPECT_EQ(exchanging_faces({0, 0, 0}, {2, 1, 1}, {false, false, false}), 1);
+  EXPECT_EQ(exchanging_faces({1, 1, 1}, {3, 3, 3}, {false, false, false}), 6);
+  EXPECT_EQ(exchanging_faces({2, 0, 0}, {3, 2, 1}, {false, false, false}), 2);
+}
+
 // All test ranks run on one node: node-local ranks are the world ranks.
-TEST(Decomposition, NodeLocalRankAndNeighbourTable) {
+TEST(Decomposition, NodePlaceAndNeighbourTable) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const Decomposition d(MPI_COMM_WORLD, box_of_size(8, 8, 8 * size), {1, 1, size}, {false, false, true});
-  EXPECT_EQ(d.node_local_rank(), d.rank());
+  EXPECT_EQ(d.node().rank, d.rank());
+  EXPECT_EQ(d.node().ranks, size);
   EXPECT_EQ(d.neighbor({1, 0, 0}), MPI_PROC_NULL);
   EXPECT_NE(d.neighbor({0, 0, 1}), MPI_PROC_NULL);  // periodic along z
   EXPECT_TRUE(d.is_wall(X, 0));

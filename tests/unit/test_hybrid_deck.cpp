@@ -115,7 +115,7 @@ TEST(HybridDeck, ACachedSplitTheSlabsCannotTakeIsIgnored) {
   const NodeConfig node = config_of("hybrid: {cpu_share: auto, tune_cache: '" + dir + "'}\n");
   const Decomposition decomposition(MPI_COMM_SELF, box_of_size(40, 30, 20), {1, 1, 1}, {false, false, false});
   const int layers = 2;
-  const std::string key = "share" + tune_key_suffix("heat3d", decomposition.local(), layers, 0, node.hybrid);
+  const std::string key = "share" + tune_key_suffix(TunedRank{"heat3d", decomposition.local(), layers, 0, 1, host_threads()}, node.hybrid);
   const std::vector<std::pair<int, bool>> entries{{10, true}, {500, false}, {1, false}, {19, false}};
   for (const auto& [planes, taken] : entries) {
     TuneCache(dir).store(key, TuneEntry{planes, 0.1});
@@ -128,34 +128,31 @@ TEST(HybridDeck, ACachedSplitTheSlabsCannotTakeIsIgnored) {
 }
 
 // A rank's box alone does not say what it measured: a rank of a weak
-// scaling run exchanges halos where one rank alone does not, and a budget
-// the deck gives shapes a streamed slab's chunks.
+// scaling run exchanges halos where one rank alone does not, ranks sharing
+// a node share its GPUs and memory, and a budget the deck gives shapes a
+// streamed slab's chunks.
 TEST(HybridDeck, TuneKeySaysWhichRunOnWhichMachine) {
-  const Box local = box_of_size(16, 16, 32);
+  const TunedRank rank{"heat3d", box_of_size(16, 16, 32), 2, 0, 1, 3};
   const HybridConfig automatic = config_of("").hybrid;
-  const std::string key = tune_key_suffix("heat3d", local, 2, 0, automatic);
-  EXPECT_NE(key.find(" app=heat3d "), std::string::npos) << key;
-  EXPECT_NE(key.find(" local=16x16x32 "), std::string::npos) << key;
-  EXPECT_NE(key.find(" depth=2 "), std::string::npos) << key;
-  EXPECT_NE(key.find(" faces=0 "), std::string::npos) << key;
-  EXPECT_NE(key.find(" threads=" + std::to_string(host_threads()) + " "), std::string::npos) << key;
-  EXPECT_NE(tune_key_suffix("heat3d", local, 1, 0, automatic), key);
-  EXPECT_NE(tune_key_suffix("cardiac", local, 2, 0, automatic), key);
-  EXPECT_NE(tune_key_suffix("heat3d", local, 2, 1, automatic), key);
+  const std::string key = tune_key_suffix(rank, automatic);
+  for (const char* part : {" app=heat3d ", " local=16x16x32 ", " depth=2 ", " faces=0 ", " node_ranks=1 ", " threads=3 "})
+    EXPECT_NE(key.find(part), std::string::npos) << key;
+  const auto differs = [&](auto change) {
+    TunedRank other = rank;
+    change(other);
+    return tune_key_suffix(other, automatic) != key;
+  };
+  EXPECT_TRUE(differs([](TunedRank& r) { r.app = "cardiac"; }));
+  EXPECT_TRUE(differs([](TunedRank& r) { r.local = box_of_size(16, 16, 31); }));
+  EXPECT_TRUE(differs([](TunedRank& r) { r.layers = 1; }));
+  EXPECT_TRUE(differs([](TunedRank& r) { r.faces = 1; }));
+  EXPECT_TRUE(differs([](TunedRank& r) { r.node_ranks = 4; }));
+  EXPECT_TRUE(differs([](TunedRank& r) { r.threads = 2; }));
   const HybridConfig budget = config_of("hybrid: {device_memory: 64MiB}\n").hybrid;
-  EXPECT_NE(tune_key_suffix("heat3d", local, 2, 0, budget).find(" budget=67108864 "), std::string::npos);
+  EXPECT_NE(tune_key_suffix(rank, budget).find(" budget=67108864 "), std::string::npos);
   HybridConfig resolved = automatic;  // an `auto` budget resolved from the free memory
   resolved.device_memory = 1 << 30;
-  EXPECT_EQ(tune_key_suffix("heat3d", local, 2, 0, resolved), key);
-}
-
-// Faces exchanging a halo: none alone, periodic axes wrap onto the box itself.
-TEST(HybridDeck, ExchangingFacesCountNeighboursAndPeriodicWraps) {
-  EXPECT_EQ(exchanging_faces({0, 0, 0}, {1, 1, 1}, {false, false, false}), 0);
-  EXPECT_EQ(exchanging_faces({0, 0, 0}, {1, 1, 1}, {true, false, true}), 4);
-  EXPECT_EQ(exchanging_faces({0, 0, 0}, {2, 1, 1}, {false, false, false}), 1);
-  EXPECT_EQ(exchanging_faces({1, 1, 1}, {3, 3, 3}, {false, false, false}), 6);
-  EXPECT_EQ(exchanging_faces({2, 0, 0}, {3, 2, 1}, {false, false, false}), 2);
+  EXPECT_EQ(tune_key_suffix(rank, resolved), key);
 }
 
 }  // namespace
