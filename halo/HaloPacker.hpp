@@ -234,6 +234,7 @@ class HaloPacker {
       if constexpr (accessible<MessageSpace>) {
         if constexpr (Kokkos::SpaceAccessibility<HostExecSpace, MessageSpace>::accessible) {
           if (in_host_memory(fields)) {
+            if constexpr (!runs_on_host<ExecSpace>) strata::fence(exec_);  // the slab's queued work first
             f(HostExecSpace());
             return;
           }

@@ -127,8 +127,10 @@ class HybridSlabs {
     const DeviceExec device_exec = pair_.device.exec;
     const HostExec host_exec = pair_.host.exec;
     if (store_) {
-      // The planes move within the store; a device slab in device memory
-      // goes there first, and is freed before the new one is allocated.
+      // The planes move within the store, after the device slab's queued
+      // work; a device slab in device memory goes there first, and is freed
+      // before the new one is allocated.
+      strata::fence(device_exec);
       pair_.stow_device_fields(*store_);
       pair_ = SlabPair<DeviceExec, HostExec>();
       store_->move_cut(device_box(host_planes).hi[Z]);
@@ -167,7 +169,7 @@ class HybridSlabs {
   //! Wall ghosts of `fields` on a slab, `depth` layers (-1: all), in one
   //! launch. No fence: each slab's fills are ordered before its next kernels
   //! on its own instance (a streamed device slab's are done on return), and
-  //! nothing else reads them.
+  //! the interface's copies across the cut start after the slab's queue.
   template <class S>
   void fill_walls(const S& slab, const std::vector<int>& fields, WallFill part, int depth, Timers& timers) const {
     if (slab.empty()) return;

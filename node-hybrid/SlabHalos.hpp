@@ -15,6 +15,7 @@
 #include "node-hybrid/HybridSlabs.hpp"
 #include "node-hybrid/SlabInterface.hpp"
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -52,6 +53,12 @@ class SlabHalos {
                        "field '" << settings.fields[f].name << "' is staggered along " << "xyz"[axis]
                                  << " and swept, but the ranks are cut (or wrap) along " << "xyz"[axis]
                                  << ": a sweep computes owned cells, not the node shared across the cut");
+    // A step's planes at the cut travel to the other slab while its
+    // interior runs (node-hybrid/SlabSweeps.hpp): it writes no field it reads.
+    for (const auto& [state, next] : settings.stepped)
+      STRATA_REQUIRE(std::find(settings.exchanged.begin(), settings.exchanged.end(), next) == settings.exchanged.end(),
+                     "field '" << settings.fields[next].name << "' is a next state and exchanged: a step writes it "
+                               << "while its planes at the cut are copied to the other slab");
     for (const HaloGroup& g : settings.groups)
       groups_.push_back(make_group(g.fields, g.layers, HaloShape::Full));
     if (settings.tiling.tiled()) step_.emplace(make_group(settings.exchanged, settings.reach, HaloShape::Faces));

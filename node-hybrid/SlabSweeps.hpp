@@ -7,7 +7,9 @@
 //! sweep computes each slab's interior (cells whose stencil reads no ghost)
 //! while the messages are in flight and the interface is copied, the
 //! device's queued first so the GPU computes while the host stages the
-//! interface and fills its own walls; then the boundary shell.
+//! interface and fills its own walls; then the boundary shell. A sweep's
+//! kernel writes no field in HybridSettings::exchanged: their planes at the
+//! cut are copied to the other slab while the interior runs.
 
 #include "framework/Box.hpp"
 #include "framework/Region.hpp"
@@ -76,12 +78,12 @@ class SlabSweeps {
     const Box device_interior = interior(slabs_.device()), host_interior = interior(slabs_.host());
     auto& halo = halos_.step();
     halos_.start_messages(halo, slabs_, timers);
-    // The device slab's planes leave after what its instance has queued
-    // (a launch since the last step writes them) and before its interior,
-    // which the wait for that queue would otherwise include.
+    // The device slab's planes leave after what its instance has queued (a
+    // launch since the last step, its wall columns' fill) and before its
+    // interior, which the wait for that queue would otherwise include.
+    if (overlap) slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
     halos_.send_interface_down(halo, slabs_, timers);
     if (overlap) {
-      slabs_.fill_walls(slabs_.device(), settings_.exchanged, WallFill::BeforeHalo, wall_depth_, timers);
       auto timer = timers.time("interior");
       kernels_.run_device({device_interior}, make_kernel);
     }

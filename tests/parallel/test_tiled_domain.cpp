@@ -278,5 +278,22 @@ TEST(TiledDomain, SteppedFieldWithAppGhostsIsRefused) {
   }
 }
 
+// A step's planes at the cut travel to the other slab while its interior
+// runs, so a next state that is also exchanged is refused.
+TEST(TiledDomain, ExchangedNextStateIsRefused) {
+  const Decomposition decomposition(MPI_COMM_SELF, box_of_size(8, 8, 8), {1, 1, 1}, {false, false, false});
+  HybridSettings s;
+  s.fields = {"u", "u_next"};
+  s.exchanged = {U, U_NEXT};
+  s.stepped = {{U, U_NEXT}};
+  try {
+    HybridDomain<> domain(decomposition, s);
+    ADD_FAILURE() << "an exchanged next state was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'u_next' is a next state and exchanged"), std::string::npos)
+        << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace strata
