@@ -23,6 +23,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace strata {
@@ -196,7 +197,7 @@ class HaloPacker {
   void prepare_staging() {
     if (copies_) return;
     copies_ = independent_instance(exec_);
-    scratch_ = Kokkos::View<double*, memory_space>("strata::halo_scratch", scratch_size_);
+    scratch_ = Kokkos::View<double*, ScratchSpace>("strata::halo_scratch", scratch_size_);
   }
 
   static std::vector<Copy> copies_of(const std::vector<Piece>& pieces) {
@@ -290,7 +291,11 @@ class HaloPacker {
   std::vector<Piece> send_, recv_;
   std::vector<Copy> send_copies_, recv_copies_;
   std::size_t scratch_size_ = 0;
-  Kokkos::View<double*, memory_space> scratch_;
+  // A host slab stages only for messages in device memory (GPU-aware MPI):
+  // pinned, its copies to and from them are DMA, not the driver's bounce
+  // through pageable memory.
+  using ScratchSpace = std::conditional_t<runs_on_host<ExecSpace>, PinnedHostSpace, memory_space>;
+  Kokkos::View<double*, ScratchSpace> scratch_;
 };
 
 }  // namespace strata

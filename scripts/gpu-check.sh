@@ -242,6 +242,19 @@ part_figures() {
       [[ -n $gcells ]] && record "heat3d ${n}^3 k=4 device $mode (hybrid_bench), % of copy (16 B/cell)" "$copy_pct" % \
         higher "" info
     done
+    # The same update written by hand: what the device step could reach.
+    for mode in cell column; do
+      read -r gcells copy_pct < <(awk -v m="$mode" '$1 == "device" && $2 == "hand" && $3 == m { sub(/%/, "", $6); print $5, $6 }' \
+        "$results/logs/hybrid_bench.log")
+      [[ -n $gcells ]] && record "heat3d ${n}^3 hand-written device kernel, a thread per $mode, % of device copy" \
+        "$copy_pct" % higher "" info
+    done
+    if grep -q '^exact: the column kernel.s cells equal' "$results/logs/hybrid_bench.log"; then
+      record "heat3d ${n}^3 hand-written column kernel = cell kernel" 1 passed higher "bit for bit" ok
+    else
+      record "heat3d ${n}^3 hand-written column kernel = cell kernel" 0 passed higher "bit for bit" \
+        "failed (logs/hybrid_bench.log)"
+    fi
   else
     failed_run "heat3d ${n}^3 untiled device step" hybrid_bench
   fi
