@@ -22,6 +22,7 @@
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/PlaneWindow.hpp"
 #include "framework/StepUpdate.hpp"
+#include "framework/SweptCycle.hpp"
 #include "framework/TiledCycle.hpp"
 #include "framework/TiledKernel.hpp"
 #include "framework/WorkCounts.hpp"
@@ -30,6 +31,8 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
+#include <vector>
 
 namespace strata {
 
@@ -187,22 +190,57 @@ struct StreamedTileKernel {
 
 }  // namespace Impl
 
-//! A device tile for streamed tiles: the largest of 32 or 16 cells along x
-//! (a warp's or half-warp's coalesced row) by 32, 16, 8 or 4 rows whose
-//! windows fit in `budget` bytes of team shared memory; where none fits
-//! (deep cycles), 32 x 8, its windows in global memory.
+//! A device tile for streamed tiles of `cycle`: the largest of 32 or 16
+//! cells along x (a warp's or half-warp's coalesced row) by 32, 16, 8 or 4
+//! rows whose windows fit in `budget` bytes of team shared memory, if any.
 template <int N>
-TileShape streamed_tile_shape(TiledCycle<N> cycle, std::size_t budget) {
-  TileShape best{std::min(32, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
-  int best_cells = 0;
+std::optional<TileShape> streamed_tile_shape(TiledCycle<N> cycle, std::size_t budget) {
+  std::optional<TileShape> best;
   for (int x : {32, 16})
     for (int y : {32, 16, 8, 4}) {
       cycle.tile = Impl::Tile(std::min(x, cycle.owned.extent(X)), std::min(y, cycle.owned.extent(Y)));
-      const int cells = cycle.tile[0] * cycle.tile[1];
-      if (cells > best_cells && Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget)
-        best = {cycle.tile[0], cycle.tile[1]}, best_cells = cells;
+      const bool larger = !best || cycle.tile[0] * cycle.tile[1] > (*best)[0] * (*best)[1];
+      if (larger && Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget)
+        best = TileShape{cycle.tile[0], cycle.tile[1]};
     }
   return best;
+}
+
+//! Levels `first` to `first + levels - 1` of `cycle` as a cycle of their
+//! own: over the box its last level covers, from the level before it.
+template <int N>
+TiledCycle<N> streamed_pass(const TiledCycle<N>& cycle, int first, int levels) {
+  TiledCycle<N> pass = cycle;
+  pass.levels = levels;
+  pass.owned = cycle.level_box(first + levels - 1);
+  return pass;
+}
+
+//! `cycle` as passes of streamed tiles whose windows fit `budget` bytes of
+//! team shared memory: each the most levels that fit (a level alone keeps
+//! no window), in tiles of `given` cells (0 x 0: streamed_tile_shape's).
+//! Windows beyond shared memory would take global memory for every team
+//! the device holds at once and pass through it as often as sweeps do.
+template <int N>
+std::vector<TiledCycle<N>> streamed_passes(const TiledCycle<N>& cycle, std::size_t budget, TileShape given = {0, 0}) {
+  const auto tile_of = [&](TiledCycle<N> pass) -> std::optional<TileShape> {
+    if (given[0] <= 0) return streamed_tile_shape(pass, budget);
+    pass.tile = given;
+    if (Impl::streamed_tile_scratch_doubles(pass) * sizeof(double) > budget) return std::nullopt;
+    return given;
+  };
+  // Every pass must fit; one level alone keeps no window, so passes of one always do.
+  for (int per_pass = cycle.levels;; --per_pass) {
+    std::vector<TiledCycle<N>> passes;
+    for (int first = 1; first <= cycle.levels; first += per_pass) {
+      TiledCycle<N> pass = streamed_pass(cycle, first, std::min(per_pass, cycle.levels - first + 1));
+      const std::optional<TileShape> tile = tile_of(pass);
+      if (!tile) break;
+      pass.tile = *tile;
+      passes.push_back(pass);
+    }
+    if (int(passes.size()) == (cycle.levels + per_pass - 1) / per_pass) return passes;
+  }
 }
 
 //! Team shared memory a streamed tile's windows may use on `ExecSpace`:
@@ -229,7 +267,7 @@ void run_streamed_tiles(const ExecSpace& exec, const Update& update, const State
   if (cycle.owned.empty()) return;
   Impl::check_tiled_cycle(cycle);
   STRATA_REQUIRE(!cycle.skewed_z[0] && !cycle.skewed_z[1], "streamed tiles: a cycle skewed along z");
-  auto policy = runs_on_host<ExecSpace> ? Kokkos::TeamPolicy<ExecSpace>(exec, cycle.num_tiles(), host_threads)
+  auto policy = runs_on_host<ExecSpace> ? Impl::TilePolicy<ExecSpace>(exec, cycle.num_tiles(), host_threads)
                                         : Impl::tiled_cycle_policy(exec, cycle.num_tiles());
   using Policy = decltype(policy);
   const std::size_t bytes = Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double);
@@ -237,6 +275,22 @@ void run_streamed_tiles(const ExecSpace& exec, const Update& update, const State
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Impl::count_launch();
   Kokkos::parallel_for("strata::streamed_tiles", policy, Kernel{update, in, out, cycle, level});
+}
+
+//! Runs `passes` (streamed_passes) from `in` into `out` on `exec`, pass p
+//! of P into `out` where swept_level_in_out(P, p), else into `scratch`, as
+//! a swept cycle its levels: the last lands in `out`, `in` is only read.
+//! Asynchronous on device instances; callers fence.
+template <class ExecSpace, class Update>
+void run_streamed_passes(const ExecSpace& exec, const Update& update, const StateIn<Update::fields>& in,
+                         const StateOut<Update::fields>& scratch, const StateOut<Update::fields>& out,
+                         const std::vector<TiledCycle<Update::fields>>& passes) {
+  StateIn<Update::fields> from = in;
+  for (std::size_t p = 1; p <= passes.size(); ++p) {
+    const StateOut<Update::fields>& to = swept_level_in_out(int(passes.size()), int(p)) ? out : scratch;
+    run_streamed_tiles(exec, update, from, to, passes[p - 1]);
+    for (int f = 0; f < Update::fields; ++f) from[f] = to[f];
+  }
 }
 
 }  // namespace strata

@@ -249,11 +249,16 @@ void check_tiled_cycle(const TiledCycle<N>& cycle) {
                                         << cycle.reach);
 }
 
+// Tiled kernels carry a cycle's plan (over 512 B with two fields): passed
+// as an argument, as ForEachCell's launches are, not through constant memory.
+template <class ExecSpace>
+using TilePolicy = Kokkos::TeamPolicy<ExecSpace, LightWeight>;
+
 // One team per tile; on a device a warp's lanes along a row, a few rows at
 // a time per block.
 template <class ExecSpace>
-Kokkos::TeamPolicy<ExecSpace> tiled_cycle_policy(const ExecSpace& exec, int tiles) {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+TilePolicy<ExecSpace> tiled_cycle_policy(const ExecSpace& exec, int tiles) {
+  using Policy = TilePolicy<ExecSpace>;
   return runs_on_host<ExecSpace> ? Policy(exec, tiles, 1) : Policy(exec, tiles, 8, 32);
 }
 

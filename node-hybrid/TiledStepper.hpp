@@ -251,15 +251,16 @@ class TiledStepper {
     return !runs_on_host<Exec> || (which == 0 && settings_.device_as_gpu);
   }
 
-  // On a GPU a cycle runs as streamed tiles (framework/StreamedTiles.hpp)
-  // or, by default, as sweeps and their wall mirrors
-  // (framework/SweptCycle.hpp): the host's tiled kernel, one thread block
-  // per tile level by level, leaves most of a GPU idle, where a sweep
-  // spreads a level's cells over the whole device (docs/performance-notes.md). The levels alternate
-  // between the next state and the state, which level 1 alone reads: at an
-  // odd count the last lands in the next state, where tiles leave it; at an
-  // even count in the state, and the slab's pairs swap so that its next
-  // state names it. Either way no memory beyond the slab's fields.
+  // On a GPU a cycle runs as streamed tiles (framework/StreamedTiles.hpp),
+  // in passes of the levels whose windows fit in shared memory, or, by
+  // default, as sweeps and their wall mirrors (framework/SweptCycle.hpp):
+  // the host's tiled kernel, one thread block per tile level by level,
+  // leaves most of a GPU idle, where a sweep spreads a level's cells over
+  // the whole device (docs/performance-notes.md). The levels (passes)
+  // alternate between the next state and the state, which the first alone
+  // reads: at an odd count the last lands in the next state, where tiles
+  // leave it; at an even count in the state, and the slab's pairs swap so
+  // that its next state names it. Either way no memory beyond the slab's fields.
   template <class Update, class S>
   void run_tiles(S& slab, const Update& update, int steps, int which) {
     const TiledCycle<Update::fields> cycle = tiled_cycle_of<Update>(slab, steps, which);
@@ -269,17 +270,23 @@ class TiledStepper {
       run_tiled_cycle(slab.exec, update, in, next, cycle);
       return;
     }
-    if (settings_.tiling.device == DeviceCycle::StreamedTiles) {
-      run_streamed_tiles(slab.exec, update, in, next, cycle);
-      return;
-    }
     const auto state = stepped_next<Update>(settings_.stepped, slab.fields, false);
-    if (steps % 2 == 1) {
-      run_swept_cycle(slab.exec, update, in, state, next, cycle, SweptWalls::InLevel);
+    const auto alternating = [&](int count, const auto& run) {
+      if (count % 2 == 1) return run(state, next);
+      run(next, state);
+      for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
+    };
+    if (settings_.tiling.device == DeviceCycle::StreamedTiles) {
+      const auto passes = streamed_passes(cycle, streamed_tile_budget<typename S::execution_space>(), deck_tile(cycle.reach));
+      tiles_[which] = passes.front().tile;
+      alternating(int(passes.size()), [&](const auto& scratch, const auto& out) {
+        run_streamed_passes(slab.exec, update, in, scratch, out, passes);
+      });
       return;
     }
-    run_swept_cycle(slab.exec, update, in, next, state, cycle, SweptWalls::InLevel);
-    for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
+    alternating(steps, [&](const auto& scratch, const auto& out) {
+      run_swept_cycle(slab.exec, update, in, scratch, out, cycle, SweptWalls::InLevel);
+    });
   }
 
   // The device slab's cycle chunk by chunk through the streamed slab's
@@ -334,16 +341,18 @@ class TiledStepper {
     return cycle;
   }
 
-  // The deck's tile (at least the reach wide); else on the host the band of
-  // rows the tuner measures or chose, for streamed tiles one whose windows
-  // fit in a team's shared memory, otherwise 64x8.
+  // The deck's tile, at least the reach wide (0 x 0: none given).
+  TileShape deck_tile(int reach) const {
+    const TileShape& given = settings_.tiling.tile;
+    return given[0] > 0 ? TileShape{std::max(given[0], reach), std::max(given[1], reach)} : TileShape{0, 0};
+  }
+
+  // The deck's tile; else on the host the band of rows the tuner measures
+  // or chose, on a device 64x8 (streamed tiles choose theirs per pass).
   template <int N, class Exec>
   TileShape tile_shape(const TiledCycle<N>& cycle, const Exec& exec, int which) const {
-    const TileShape& given = settings_.tiling.tile;
-    if (given[0] > 0) return {std::max(given[0], cycle.reach), std::max(given[1], cycle.reach)};
+    if (const TileShape given = deck_tile(cycle.reach); given[0] > 0) return given;
     if (!as_on_gpu(exec, which)) return host_tile(cycle.owned, tuner_.current().rows, cycle.reach);
-    if (settings_.tiling.device == DeviceCycle::StreamedTiles)
-      return streamed_tile_shape(cycle, streamed_tile_budget<Exec>());
     return {std::min(64, cycle.owned.extent(X)), std::min(8, cycle.owned.extent(Y))};
   }
 

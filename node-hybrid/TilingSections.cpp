@@ -41,15 +41,16 @@ const io::DeckKey time_tiling_tile =
                "`steps`). Tiles share a slab's cells out evenly, none narrower than this. Left out: a host tile is "
                "whole rows, as many as measured fastest on the run's first cycles (8, 16, 32, ... up to a tile "
                "per thread, searched together with `steps`, kept in `hybrid.tune_cache`); on a GPU slab with "
-               "`device: tiles` the largest of 32 or 16 cells by 32, 16, 8 or 4 rows whose plane windows fit a thread block's shared memory (about 40 KiB under Kokkos on CUDA), else 32 by 8 with windows in global memory");
+               "`device: tiles` the largest of 32 or 16 cells by 32, 16, 8 or 4 rows whose plane windows fit a "
+               "thread block's shared memory (about 40 KiB under Kokkos on CUDA), for as many steps as fit");
 const io::DeckKey time_tiling_device =
     io::DeckKey("time_tiling.device", K::String)
         .defaults(std::string(deck_word(TimeTilingSettings{}.device)))
         .or_words({deck_word(DeviceCycle::Sweeps), deck_word(DeviceCycle::StreamedTiles)})
         .means("how a GPU's slab runs a tiled cycle: `sweeps`, a pass over the slab per step, or `tiles`, thread "
                "blocks streaming x-y tiles along z with every step's plane in shared memory, one pass over the "
-               "slab per cycle ([time-tiling.md](time-tiling.md)). Bit-identical either way; a CPU-only build's "
-               "slabs are host tiles");
+               "slab per cycle, or per as many steps as shared memory holds ([time-tiling.md](time-tiling.md)). "
+               "Bit-identical either way; a CPU-only build's slabs are host tiles");
 
 const io::DeckKey chain_tiling_planes =
     io::DeckKey("chain_tiling.planes", K::Integer)

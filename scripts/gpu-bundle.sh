@@ -142,7 +142,7 @@ chmod +x "$stage/strata-env"
   (cd "$stage" && find . -type f -printf '%s\t%p\n' | sort -k2)
 } >"$stage/MANIFEST"
 
-tar -C "$stage_root" -cf - "$name" | xz -T0 -6 >"$archive.partial"
+tar -C "$stage_root" -cf - "$name" | xz -T0 -9 >"$archive.partial"
 mv "$archive.partial" "$archive"
 size=$(du -m "$archive" | cut -f1)
 echo "gpu-bundle: $archive: $size MiB, $(grep -c $'\t' "$stage/MANIFEST") files, $((SECONDS - start)) s"

@@ -186,10 +186,11 @@ const std::vector<FaceMask> wall_masks = {
 };
 
 // The kernel under test: the tiled kernel (also in portions of its
-// tiles), streamed tiles (framework/StreamedTiles.hpp), or a swept cycle
+// tiles), streamed tiles (framework/StreamedTiles.hpp), in one pass or in
+// passes of two levels (a budget that holds no more), or a swept cycle
 // with its wall ghosts in each level's launch or after it
 // (framework/SweptCycle.hpp; the tile is not used).
-enum class Kernel { Tiles, StreamedTiles, SweptWallsInLevel, SweptWallsAfterLevel };
+enum class Kernel { Tiles, StreamedTiles, StreamedPasses, SweptWallsInLevel, SweptWallsAfterLevel };
 
 template <class Exec, class Update>
 void expect_tiled_equals_plain(const Update& update, const Box& owned, int levels,
@@ -215,6 +216,16 @@ void expect_tiled_equals_plain(const Update& update, const Box& owned, int level
         // On a host space of several threads, a team of two: its threads
         // share the rows of every level, so the barriers matter as on a GPU.
         run_streamed_tiles(exec, update, state_in(in), state_out(out), cycle, std::min(2, exec.concurrency()));
+        exec.fence();
+      } else if (kernel == Kernel::StreamedPasses) {
+        std::size_t budget = 0;  // what the largest pass of two levels takes
+        for (int from = 1; from <= levels; from += 2) {
+          const TiledCycle<2> two = streamed_pass(cycle, from, std::min(2, levels - from + 1));
+          budget = std::max(budget, Impl::streamed_tile_scratch_doubles(two) * sizeof(double));
+        }
+        const auto passes = streamed_passes(cycle, budget, tile);
+        EXPECT_EQ(int(passes.size()), (levels + 1) / 2) << levels << " levels in passes of two";
+        run_streamed_passes(exec, update, state_in(in), state_out(nan_like(level0)), state_out(out), passes);
         exec.fence();
       } else if (kernel == Kernel::SweptWallsInLevel || kernel == Kernel::SweptWallsAfterLevel) {
         const bool in_level = kernel == Kernel::SweptWallsInLevel;
@@ -295,6 +306,19 @@ TYPED_TEST(TiledCycleKernel, StreamedTilesEqualPlainSteps) {
   for (int levels = 1; levels <= 3; ++levels)
     expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{2, 2}, {5, 7}},
                                          Kernel::StreamedTiles);
+}
+
+// A cycle deeper than shared memory holds runs as passes of streamed
+// tiles, each pass's levels a cycle of their own over the box its last
+// level covers: bit for bit the plain steps at every pass count, odd and
+// even, and reach 2.
+TYPED_TEST(TiledCycleKernel, StreamedPassesEqualPlainSteps) {
+  const Box owned{{-3, 5, 2}, {8, 14, 10}};
+  for (int levels : {1, 2, 3, 4, 5, 8})
+    expect_tiled_equals_plain<TypeParam>(Coupled<1>{}, owned, levels, {{3, 2}, {11, 9}}, Kernel::StreamedPasses);
+  for (int levels : {3, 4})
+    expect_tiled_equals_plain<TypeParam>(Coupled<2>{}, Box{{2, -1, 0}, {11, 8, 9}}, levels, {{5, 7}},
+                                         Kernel::StreamedPasses);
 }
 
 // Swept cycles, with each level's wall ghosts in its own launch (a GPU's
