@@ -194,6 +194,7 @@ int main(int argc, char* argv[]) {
     const HandWrittenTimes hand = time_hand_written(n);
     row("device hand cell", hand.cells, copy_gbs);
     row("device hand column", hand.columns, copy_gbs);
-    if (rank == 0) std::printf("exact: the column kernel's cells %s the cell kernel's\n", hand.exact ? "equal" : "DIFFER FROM");
+    if (rank == 0)
+      std::printf("exact: the column kernel's cells %s the cell kernel's\n", hand.exact ? "equal" : "DIFFER FROM");
   });
 }

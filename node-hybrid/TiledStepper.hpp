@@ -277,7 +277,8 @@ class TiledStepper {
       for (const auto& [s, n] : settings_.stepped) std::swap(slab.fields[s], slab.fields[n]);
     };
     if (settings_.tiling.device == DeviceCycle::StreamedTiles) {
-      const auto passes = streamed_passes(cycle, streamed_tile_budget<typename S::execution_space>(), deck_tile(cycle.reach));
+      const auto passes =
+          streamed_passes(cycle, streamed_tile_budget<typename S::execution_space>(), deck_tile(cycle.reach));
       tiles_[which] = passes.front().tile;
       alternating(int(passes.size()), [&](const auto& scratch, const auto& out) {
         run_streamed_passes(slab.exec, update, in, scratch, out, passes);
