@@ -250,6 +250,11 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
                         [&](HostWidth width) { for_each_row(label, exec, boxes, kernel, width); });
 }
 
+// Whether a launch over `cells` takes 32-bit indices: with headroom, since
+// Kokkos' range launches add a block's share of the range to an index in
+// its own type (a CUDA range reduction near INT_MAX would overflow).
+inline bool int_indexed(std::int64_t cells) { return cells <= std::numeric_limits<int>::max() / 2; }
+
 // Cell n of an nx x ny x ... block counted from 0, i fastest, as offsets;
 // Index is 32-bit where the cells allow (a GPU divides 64-bit integers in
 // software).
@@ -281,7 +286,7 @@ void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList&
   count_launch();
   const std::int64_t cells = boxes.first_cell[boxes.count];
   using Policy32 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
-  if (cells <= std::numeric_limits<int>::max())
+  if (int_indexed(cells))
     Kokkos::parallel_for(label, Policy32(exec, 0, int(cells)), FlatBoxCell<int, Kernel>{boxes, kernel});
   else
     Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, cells),

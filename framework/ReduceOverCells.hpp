@@ -21,7 +21,6 @@
 
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <utility>
 
 namespace strata {
@@ -201,7 +200,7 @@ void reduce_cells(const ExecSpace& exec, const Box& box, const Cell& cell, const
   const Kokkos::Array<int, 3> lo{box.lo[X], box.lo[Y], box.lo[Z]};
   const std::int64_t cells = box.num_cells();
   count_launch();
-  if (cells <= std::numeric_limits<int>::max()) {
+  if (int_indexed(cells)) {
     Kokkos::parallel_reduce("strata::reduce_over_cells",
                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>(exec, 0, int(cells)),
                             FlatCell<int, Cell, Acc>{lo, box.extent(X), box.extent(Y), cell}, reducer);
