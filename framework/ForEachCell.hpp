@@ -255,6 +255,16 @@ void for_each_row(const char* label, const ExecSpace& exec, const BoxList& boxes
 // its own type (a CUDA range reduction near INT_MAX would overflow).
 inline bool int_indexed(std::int64_t cells) { return cells <= std::numeric_limits<int>::max() / 2; }
 
+// f(policy, index) with a flat range policy over `cells` on `exec` and a
+// value of its index type: 32-bit where int_indexed allows.
+template <class ExecSpace, class F>
+void with_flat_range(const ExecSpace& exec, std::int64_t cells, const F& f) {
+  if (int_indexed(cells))
+    f(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>(exec, 0, int(cells)), int{});
+  else
+    f(FlatPolicy<ExecSpace>(exec, 0, cells), std::int64_t{});
+}
+
 // Cell n of an nx x ny x ... block counted from 0, i fastest, as offsets;
 // Index is 32-bit where the cells allow (a GPU divides 64-bit integers in
 // software).
@@ -284,13 +294,9 @@ template <class ExecSpace, class Kernel>
 void for_each_flat_cell(const char* label, const ExecSpace& exec, const BoxList& boxes,
                         const Kernel& kernel) {
   count_launch();
-  const std::int64_t cells = boxes.first_cell[boxes.count];
-  using Policy32 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>;
-  if (int_indexed(cells))
-    Kokkos::parallel_for(label, Policy32(exec, 0, int(cells)), FlatBoxCell<int, Kernel>{boxes, kernel});
-  else
-    Kokkos::parallel_for(label, FlatPolicy<ExecSpace>(exec, 0, cells),
-                         FlatBoxCell<std::int64_t, Kernel>{boxes, kernel});
+  with_flat_range(exec, boxes.first_cell[boxes.count], [&](const auto& policy, auto index) {
+    Kokkos::parallel_for(label, policy, FlatBoxCell<decltype(index), Kernel>{boxes, kernel});
+  });
 }
 
 }  // namespace Impl

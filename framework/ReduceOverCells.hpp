@@ -198,16 +198,12 @@ struct FlatCell {
 template <class Acc, class ExecSpace, class Cell, class Reducer>
 void reduce_cells(const ExecSpace& exec, const Box& box, const Cell& cell, const Reducer& reducer) {
   const Kokkos::Array<int, 3> lo{box.lo[X], box.lo[Y], box.lo[Z]};
-  const std::int64_t cells = box.num_cells();
   count_launch();
-  if (int_indexed(cells)) {
-    Kokkos::parallel_reduce("strata::reduce_over_cells",
-                            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>(exec, 0, int(cells)),
-                            FlatCell<int, Cell, Acc>{lo, box.extent(X), box.extent(Y), cell}, reducer);
-  } else {
-    Kokkos::parallel_reduce("strata::reduce_over_cells", FlatPolicy<ExecSpace>(exec, 0, cells),
-                            FlatCell<std::int64_t, Cell, Acc>{lo, box.extent(X), box.extent(Y), cell}, reducer);
-  }
+  with_flat_range(exec, box.num_cells(), [&](const auto& policy, auto index) {
+    using Index = decltype(index);
+    Kokkos::parallel_reduce("strata::reduce_over_cells", policy,
+                            FlatCell<Index, Cell, Acc>{lo, Index(box.extent(X)), Index(box.extent(Y)), cell}, reducer);
+  });
 }
 
 // Host spaces: thread `run` of `runs` takes one contiguous run of the box's

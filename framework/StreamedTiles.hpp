@@ -57,6 +57,12 @@ KOKKOS_INLINE_FUNCTION std::size_t streamed_tile_scratch_doubles(const TiledCycl
          PlaneWindow<double>::size(c.window_extent(X), c.window_extent(Y), streamed_window_planes(c.reach));
 }
 
+// Whether a streamed tile's windows of `c` fit `budget` bytes of team shared memory.
+template <int N>
+KOKKOS_INLINE_FUNCTION bool fits_shared_memory(const TiledCycle<N>& c, std::size_t budget) {
+  return streamed_tile_scratch_doubles(c) * sizeof(double) <= budget;
+}
+
 template <class Update, class ExecSpace>
 struct StreamedTileKernel {
   static constexpr int N = Update::fields;
@@ -200,7 +206,7 @@ std::optional<TileShape> streamed_tile_shape(TiledCycle<N> cycle, std::size_t bu
     for (int y : {32, 16, 8, 4}) {
       cycle.tile = Impl::Tile(std::min(x, cycle.owned.extent(X)), std::min(y, cycle.owned.extent(Y)));
       const bool larger = !best || cycle.tile[0] * cycle.tile[1] > (*best)[0] * (*best)[1];
-      if (larger && Impl::streamed_tile_scratch_doubles(cycle) * sizeof(double) <= budget)
+      if (larger && Impl::fits_shared_memory(cycle, budget))
         best = TileShape{cycle.tile[0], cycle.tile[1]};
     }
   return best;
@@ -226,8 +232,7 @@ std::vector<TiledCycle<N>> streamed_passes(const TiledCycle<N>& cycle, std::size
   const auto tile_of = [&](TiledCycle<N> pass) -> std::optional<TileShape> {
     if (given[0] <= 0) return streamed_tile_shape(pass, budget);
     pass.tile = given;
-    if (Impl::streamed_tile_scratch_doubles(pass) * sizeof(double) > budget) return std::nullopt;
-    return given;
+    return Impl::fits_shared_memory(pass, budget) ? std::optional<TileShape>(given) : std::nullopt;
   };
   // Every pass must fit; one level alone keeps no window, so passes of one always do.
   for (int per_pass = cycle.levels;; --per_pass) {
