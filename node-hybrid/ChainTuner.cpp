@@ -10,7 +10,7 @@ constexpr int rounds = 2;  // runs of each candidate: the fastest of two
 }
 
 const std::vector<int>& ChainTuner::candidates() {
-  static const std::vector<int> planes{whole_slab, 16, 8, 4, 2, 1};
+  static const std::vector<int> planes{whole_slab, 16, 8, 4, 2, 1, 0};
   return planes;
 }
 
@@ -43,7 +43,7 @@ void ChainTuner::measured(double seconds, bool on_host_cores) {
 
 std::string ChainTuner::summary() const {
   const auto planes_text = [](int planes) {
-    return planes == whole_slab ? std::string("slab") : std::to_string(planes);
+    return planes == whole_slab ? std::string("slab") : planes == 0 ? std::string("none") : std::to_string(planes);
   };
   if (!ran_) return "";
   if (fixed_)
@@ -51,7 +51,7 @@ std::string ChainTuner::summary() const {
                         : "kernel chains: " + planes_text(*fixed_) + " planes per block (deck)\n";
   std::string text = "kernel chains: planes per block";
   for (const Chain& chain : chains_) text += " " + planes_text(chosen(chain));
-  text += " (the step's " + std::to_string(chains_.size()) + " chains; chosen from " +
+  text += " (the step's " + std::to_string(chains_.size()) + " chains, none: a launch per kernel; chosen from " +
           std::to_string(candidates().size()) + " candidates measured here";
   const bool done = std::all_of(chains_.begin(), chains_.end(),
                                 [](const Chain& c) { return c.runs >= rounds * int(candidates().size()); });

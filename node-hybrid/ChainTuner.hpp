@@ -3,11 +3,12 @@
 //! The z planes per block of each kernel chain of a step
 //! (framework/KernelChain.hpp), measured where the run is. A step's chains
 //! are told apart by their order in it. Each runs every candidate (the
-//! whole slab as one block, then 16, 8, 4, 2 and 1 planes) on the run's
-//! first steps, twice, and keeps the fastest: which block keeps a chain's
-//! fields in cache depends on the caches of the processor at hand and on
-//! the chain. A block size changes no result (a chain is exact for every
-//! one), so ranks choose on their own.
+//! whole slab as one block, then 16, 8, 4, 2 and 1 planes, then a launch
+//! per kernel) on the run's first steps, twice, and keeps the fastest:
+//! which block keeps a chain's fields in cache, and whether any pays for
+//! its barriers, depends on the caches of the processor at hand and on the
+//! chain. A block size changes no result (a chain is exact for every one,
+//! and as a launch per kernel), so ranks choose on their own.
 
 #include <optional>
 #include <string>

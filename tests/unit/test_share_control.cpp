@@ -1,4 +1,5 @@
 #include "framework/MachineModel.hpp"
+#include "node-hybrid/ChainTuner.hpp"
 #include "node-hybrid/Rebalancer.hpp"
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/ShareMeasurement.hpp"
@@ -480,6 +481,50 @@ TEST(TilingTuner, AMeasurementEndsAfterItsWarmUpCycleAndItsSteps) {
   EXPECT_EQ(tuner.trials()[0].seconds_per_step, 1.0);
   EXPECT_EQ(tuner.current().steps, 2);
   EXPECT_TRUE(tuner.ends_measurement(2));  // its warm-up
+}
+
+// Each chain of a step measures every block size and a launch per kernel
+// (0) twice, and keeps its own fastest: here chain 0 is fastest in blocks
+// of 4 planes, chain 1 as a launch per kernel.
+TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
+  const auto seconds = [](int chain, int planes) {
+    if (chain == 0) return planes == 4 ? 1.0 : 2.0;
+    return planes == 0 ? 1.0 : 3.0 + 1.0 / (planes + 1);
+  };
+  ChainTuner tuner(std::nullopt);
+  std::map<int, int> runs_of[2];  // planes -> how often each chain ran them
+  for (int step = 0; step < 20; ++step) {
+    tuner.begin_step();
+    for (int chain = 0; chain < 2; ++chain) {
+      const int planes = tuner.planes();
+      ++runs_of[chain][planes];
+      tuner.measured(seconds(chain, planes), true);
+    }
+  }
+  for (int chain = 0; chain < 2; ++chain) {
+    EXPECT_GE(runs_of[chain][0], 2) << "chain " << chain << " measured a launch per kernel";
+    EXPECT_GE(runs_of[chain][ChainTuner::whole_slab], 2) << "chain " << chain;
+  }
+  tuner.begin_step();
+  EXPECT_EQ(tuner.planes(), 4);
+  tuner.measured(1.0, true);
+  EXPECT_EQ(tuner.planes(), 0);
+  tuner.measured(1.0, true);
+  EXPECT_EQ(tuner.summary(),
+            "kernel chains: planes per block 4 none (the step's 2 chains, none: a launch per kernel; chosen from 7 "
+            "candidates measured here)\n");
+}
+
+// A fixed block size (the deck's) is used as it is, and says so.
+TEST(ChainTuner, TakesTheDecksPlanes) {
+  for (const int fixed : {0, 8}) {
+    ChainTuner tuner(fixed);
+    tuner.begin_step();
+    EXPECT_EQ(tuner.planes(), fixed);
+    tuner.measured(1.0, true);
+    EXPECT_EQ(tuner.summary(), fixed == 0 ? "kernel chains: off (a launch per kernel)\n"
+                                          : "kernel chains: 8 planes per block (deck)\n");
+  }
 }
 
 TEST(HostTileShape, BandsOfRowsUpToTheWholeBoxAndNoFewerThanThreads) {
