@@ -112,8 +112,8 @@ inline std::array<int, 3> device_tile(const Box& box) {
 using LightWeight = Kokkos::Experimental::WorkItemProperty::HintLightWeight_t;
 
 // Devices: one thread per cell of boxes laid end to end.
-template <class ExecSpace>
-using FlatPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>, LightWeight>;
+template <class ExecSpace, class Index = std::int64_t>
+using FlatPolicy = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<Index>, LightWeight>;
 
 // Devices: the cells of `box` in device_tile blocks, i the fastest thread
 // index (coalesced loads; Kokkos' default for rank 3 makes k the fastest,
@@ -260,7 +260,7 @@ inline bool int_indexed(std::int64_t cells) { return cells <= std::numeric_limit
 template <class ExecSpace, class F>
 void with_flat_range(const ExecSpace& exec, std::int64_t cells, const F& f) {
   if (int_indexed(cells))
-    f(Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>, LightWeight>(exec, 0, int(cells)), int{});
+    f(FlatPolicy<ExecSpace, int>(exec, 0, int(cells)), int{});
   else
     f(FlatPolicy<ExecSpace>(exec, 0, cells), std::int64_t{});
 }
