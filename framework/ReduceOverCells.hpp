@@ -166,6 +166,8 @@ struct MultiReducer {
   }
   KOKKOS_INLINE_FUNCTION value_type& reference() const { return *result; }
   result_view_type view() const { return result_view_type(result); }
+  // A host value: Kokkos then waits for the instance before the launch
+  // returns, which is what orders a device slab's reduction before its reader.
   KOKKOS_INLINE_FUNCTION bool references_scalar() const { return true; }
 };
 

@@ -72,6 +72,8 @@ class HybridDomain {
 
   //! One sweep of the kernel that `make_kernel(fields)` builds for a slab's
   //! fields, over each slab's owned cells (and a deep halo's valid ghosts).
+  //! The kernel writes no exchanged field: the planes at the cut travel to
+  //! the other slab while its interior runs.
   template <class MakeKernel>
   void sweep(MakeKernel&& make_kernel, Timers& timers) {
     tiling_.fields_written();
