@@ -10,7 +10,7 @@ constexpr int rounds = 2;  // runs of each candidate: the fastest of two
 }
 
 const std::vector<int>& ChainTuner::candidates() {
-  static const std::vector<int> planes{whole_slab, 16, 8, 4, 2, 1, 0};
+  static const std::vector<int> planes{whole_slab, 16, 8, 4, 2, 1, launch_per_kernel};
   return planes;
 }
 
@@ -43,11 +43,11 @@ void ChainTuner::measured(double seconds, bool on_host_cores) {
 
 std::string ChainTuner::summary() const {
   const auto planes_text = [](int planes) {
-    return planes == whole_slab ? std::string("slab") : planes == 0 ? std::string("none") : std::to_string(planes);
+    return planes == whole_slab ? std::string("slab") : planes == launch_per_kernel ? std::string("none") : std::to_string(planes);
   };
   if (!ran_) return "";
   if (fixed_)
-    return *fixed_ == 0 ? "kernel chains: off (a launch per kernel)\n"
+    return *fixed_ == launch_per_kernel ? "kernel chains: off (a launch per kernel)\n"
                         : "kernel chains: " + planes_text(*fixed_) + " planes per block (deck)\n";
   std::string text = "kernel chains: planes per block";
   for (const Chain& chain : chains_) text += " " + planes_text(chosen(chain));

@@ -20,14 +20,16 @@ class ChainTuner {
  public:
   //! A block of this many planes holds any slab.
   static constexpr int whole_slab = 1 << 24;
+  //! No blocks: the chain's kernels one launch each (framework/KernelChain.hpp).
+  static constexpr int launch_per_kernel = 0;
 
-  //! `fixed`: the deck's planes per block (0: kernel after kernel); none: measured.
+  //! `fixed`: the deck's planes per block (or launch_per_kernel); none: measured.
   explicit ChainTuner(std::optional<int> fixed) : fixed_(fixed) {}
 
   //! The step's first chain comes next.
   void begin_step() { next_ = 0; }
 
-  //! Planes per block for the step's next chain (0: kernel after kernel);
+  //! Planes per block for the step's next chain (or launch_per_kernel);
   //! measured() follows with its seconds, and whether host cores computed
   //! any of it (a GPU's chain is queued, and not measured).
   int planes();

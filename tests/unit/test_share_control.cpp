@@ -484,12 +484,12 @@ TEST(TilingTuner, AMeasurementEndsAfterItsWarmUpCycleAndItsSteps) {
 }
 
 // Each chain of a step measures every block size and a launch per kernel
-// (0) twice, and keeps its own fastest: here chain 0 is fastest in blocks
+// twice, and keeps its own fastest: here chain 0 is fastest in blocks
 // of 4 planes, chain 1 as a launch per kernel.
 TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
   const auto seconds = [](int chain, int planes) {
     if (chain == 0) return planes == 4 ? 1.0 : 2.0;
-    return planes == 0 ? 1.0 : 3.0 + 1.0 / (planes + 1);
+    return planes == ChainTuner::launch_per_kernel ? 1.0 : 3.0 + 1.0 / (planes + 1);
   };
   ChainTuner tuner(std::nullopt);
   std::map<int, int> runs_of[2];  // planes -> how often each chain ran them
@@ -502,13 +502,13 @@ TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
     }
   }
   for (int chain = 0; chain < 2; ++chain) {
-    EXPECT_GE(runs_of[chain][0], 2) << "chain " << chain << " measured a launch per kernel";
+    EXPECT_GE(runs_of[chain][ChainTuner::launch_per_kernel], 2) << "chain " << chain << " measured a launch per kernel";
     EXPECT_GE(runs_of[chain][ChainTuner::whole_slab], 2) << "chain " << chain;
   }
   tuner.begin_step();
   EXPECT_EQ(tuner.planes(), 4);
   tuner.measured(1.0, true);
-  EXPECT_EQ(tuner.planes(), 0);
+  EXPECT_EQ(tuner.planes(), ChainTuner::launch_per_kernel);
   tuner.measured(1.0, true);
   EXPECT_EQ(tuner.summary(),
             "kernel chains: planes per block 4 none (the step's 2 chains, none: a launch per kernel; chosen from 7 "
@@ -517,12 +517,12 @@ TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
 
 // A fixed block size (the deck's) is used as it is, and says so.
 TEST(ChainTuner, TakesTheDecksPlanes) {
-  for (const int fixed : {0, 8}) {
+  for (const int fixed : {ChainTuner::launch_per_kernel, 8}) {
     ChainTuner tuner(fixed);
     tuner.begin_step();
     EXPECT_EQ(tuner.planes(), fixed);
     tuner.measured(1.0, true);
-    EXPECT_EQ(tuner.summary(), fixed == 0 ? "kernel chains: off (a launch per kernel)\n"
+    EXPECT_EQ(tuner.summary(), fixed == ChainTuner::launch_per_kernel ? "kernel chains: off (a launch per kernel)\n"
                                           : "kernel chains: 8 planes per block (deck)\n");
   }
 }
