@@ -7,6 +7,7 @@
 #include "framework/CommandLine.hpp"
 #include "framework/Error.hpp"
 #include "framework/RankAgreement.hpp"
+#include "framework/ThreadBinding.hpp"
 #include "framework/TimeLoop.hpp"
 #include "halo/HaloMessages.hpp"
 #include "io/Checkpoint.hpp"
@@ -145,6 +146,9 @@ int run_and_report(Run& run, MPI_Comm comm, std::ostream& out, std::ostream& err
   });
   if (!restarted) return 1;
   if (rank == 0) print_header(run, restart_path, settings.first_step, out);
+  const std::string oversubscribed =
+      oversubscription_warning(comm, Kokkos::DefaultHostExecutionSpace().concurrency());
+  if (!oversubscribed.empty()) err << oversubscribed << std::endl;
 
   // The files due at a step, of one state: fields a step computes from its
   // starting state are computed for it first (Simulation::prepare_output).

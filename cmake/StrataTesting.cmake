@@ -1,7 +1,9 @@
 # strata_add_mpi_test(NAME name SOURCES ... RANKS 1 2 4 [LABELS ...])
 # Builds one GoogleTest executable and registers it once per rank count as
-# NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores).
-set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for tests")
+# NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores;
+# unbound: Open MPI would bind one or two ranks to a core each, and a rank's
+# two threads would take turns on it).
+set(STRATA_MPIEXEC_FLAGS --oversubscribe --bind-to none CACHE STRING "Extra mpiexec flags for tests")
 
 # The tests' one main, compiled once (as CUDA in CUDA builds: a Kokkos header
 # compile each) rather than once per test executable, and where their data is.

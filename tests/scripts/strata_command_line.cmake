@@ -2,7 +2,9 @@
 #   --help prints Strata's usage first and alone, once;
 #   --kokkos-help prints Kokkos' options once and runs nothing;
 #   a run with no thread binding set prints no Kokkos binding warning and one
-#   line of advice, which an explicit OMP_PROC_BIND silences.
+#   line of advice, which an explicit OMP_PROC_BIND silences;
+#   ranks of two threads confined to one CPU (taskset) are warned of once,
+#   ranks of one thread there are not.
 # cmake -DSTRATA=... -DMPIEXEC=... -DMPIEXEC_FLAGS=... -DDECK=heat.yaml -P strata_command_line.cmake
 
 # expect(MESSAGE CONDITION...): reports MESSAGE unless the if() condition holds.
@@ -12,9 +14,10 @@ function(expect message)
   endif()
 endfunction()
 
-# Runs strata on two ranks; sets `out` (stdout then stderr) and `err` in the caller.
+# Runs strata on two ranks, under RUN_UNDER (a command prefix) where set;
+# sets `out` (stdout then stderr) and `err` in the caller.
 function(run_strata)
-  execute_process(COMMAND ${MPIEXEC} -n 2 ${MPIEXEC_FLAGS} ${STRATA} ${ARGN}
+  execute_process(COMMAND ${RUN_UNDER} ${MPIEXEC} -n 2 ${MPIEXEC_FLAGS} ${STRATA} ${ARGN}
                   OUTPUT_VARIABLE stdout ERROR_VARIABLE stderr RESULT_VARIABLE code)
   if(NOT code EQUAL 0)
     message(SEND_ERROR "strata ${ARGN} exited with ${code}:\n${stdout}${stderr}")
@@ -64,3 +67,14 @@ set(ENV{OMP_PROC_BIND} false)
 run_strata(${short_run})
 string(FIND "${out}" "${advice}" at)
 expect("a run with OMP_PROC_BIND=false: the advice printed:\n${out}" at EQUAL -1)
+
+set(oversubscribed "strata: warning: rank 0 runs 2 host threads on 1 hardware thread (2 of 2 ranks")
+set(RUN_UNDER taskset -c 0)
+set(ENV{OMP_NUM_THREADS} 2)
+run_strata(${short_run})
+occurrences("${err}" "${oversubscribed}" warnings)
+expect("two threads per rank on one CPU: the warning printed ${warnings} times:\n${out}" warnings EQUAL 1)
+set(ENV{OMP_NUM_THREADS} 1)
+run_strata(${short_run})
+string(FIND "${out}" "strata: warning: rank" at)
+expect("one thread per rank on one CPU: a warning printed:\n${out}" at EQUAL -1)
