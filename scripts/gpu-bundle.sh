@@ -5,7 +5,7 @@
 # yaml-cpp, libgomp, whatever ldd names but the C library and the GPU
 # driver), the decks and test data, scripts/gpu-check.sh, and a launcher.
 #
-#   scripts/gpu-bundle.sh [ARCH]     # Kokkos arch name, default HOPPER90 (H100)
+#   scripts/gpu-bundle.sh [ARCH]     # Kokkos arch name, default HOPPER90 (H100, H200)
 #
 # Writes .gpu-bundle/strata-gpu-ARCH.tar.xz (git-ignored; at most 60 MiB).
 # On the node, anywhere (nothing goes into /):
