@@ -1,9 +1,11 @@
 # strata_add_mpi_test(NAME name SOURCES ... RANKS 1 2 4 [LABELS ...])
 # Builds one GoogleTest executable and registers it once per rank count as
-# NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores;
-# unbound: Open MPI would bind one or two ranks to a core each, and a rank's
-# two threads would take turns on it).
-set(STRATA_MPIEXEC_FLAGS --oversubscribe --bind-to none CACHE STRING "Extra mpiexec flags for tests")
+# NAME_np_N, run through mpiexec (oversubscribed: CI machines have 2 cores).
+set(STRATA_MPIEXEC_FLAGS --oversubscribe CACHE STRING "Extra mpiexec flags for tests")
+# Ranks unbound: Open MPI binds one or two ranks to a core each, where a
+# rank's two threads would take turns (and strata would warn of it).
+set(strata_test_mpiexec_flags ${STRATA_MPIEXEC_FLAGS} --bind-to none)
+cmake_host_system_information(RESULT strata_test_cores QUERY NUMBER_OF_LOGICAL_CORES)
 
 # The tests' one main, compiled once (as CUDA in CUDA builds: a Kokkos header
 # compile each) rather than once per test executable, and where their data is.
@@ -26,14 +28,15 @@ function(strata_add_mpi_test)
   strata_test_executable(${ARG_NAME} SOURCES ${ARG_SOURCES} DEPENDS ${ARG_DEPENDS})
   foreach(np IN LISTS ARG_RANKS)
     set(test_name ${ARG_NAME}_np_${np})
-    # One rank gets two OpenMP threads so threaded paths run; more ranks share the cores.
-    if(np EQUAL 1)
+    # One rank gets two OpenMP threads so threaded paths run (where there
+    # are two cores for them); more ranks share the cores.
+    if(np EQUAL 1 AND strata_test_cores GREATER 1)
       set(threads 2)
     else()
       set(threads 1)
     endif()
     add_test(NAME ${test_name}
-             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${STRATA_MPIEXEC_FLAGS}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${strata_test_mpiexec_flags}
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${ARG_NAME}> ${MPIEXEC_POSTFLAGS})
     set_tests_properties(${test_name} PROPERTIES
       PROCESSORS ${np} LABELS "mpi;${ARG_LABELS}" TIMEOUT 600

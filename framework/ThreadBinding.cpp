@@ -4,6 +4,8 @@
 
 #include <Kokkos_Macros.hpp>
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdlib>
 #include <sstream>
 
@@ -34,22 +36,22 @@ std::string state_thread_binding() {
 }
 
 int hardware_threads_available() {
-#if defined(__linux__)
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
 #if defined(KOKKOS_ENABLE_OPENMP)
   // Where threads are bound, the runtime has moved the main thread onto the
   // first place at start-up: the process's CPUs are those of all its places.
   if (const int places = omp_get_num_places(); places > 0) {
+    std::vector<int> cpus;
     for (int place = 0; place < places; ++place) {
-      std::vector<int> ids(omp_get_place_num_procs(place));
-      omp_get_place_proc_ids(place, ids.data());
-      for (const int id : ids)
-        if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
+      const std::size_t first = cpus.size();
+      cpus.resize(first + omp_get_place_num_procs(place));
+      omp_get_place_proc_ids(place, cpus.data() + first);
     }
-    return CPU_COUNT(&cpus);
+    std::sort(cpus.begin(), cpus.end());
+    return int(std::unique(cpus.begin(), cpus.end()) - cpus.begin());
   }
 #endif
+#if defined(__linux__)
+  cpu_set_t cpus;
   return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 0;
 #else
   return 0;
@@ -71,8 +73,8 @@ std::string oversubscription_warning(const std::vector<RankThreads>& ranks) {
        << " hardware thread" << (r.hardware_threads == 1 ? "" : "s");
   if (count > 1) text << " (" << count << " of " << ranks.size() << " ranks have more threads than hardware threads)";
   text << ": threads take turns on the same cores. Give each rank a core per thread (mpirun --map-by slot:PE="
-       << r.threads << " --bind-to core, or --bind-to none; srun --cpus-per-task=" << r.threads
-       << "), or set OMP_NUM_THREADS; see README \"Node-hybrid ranks, threads and binding\"";
+       << r.threads << " --bind-to core; srun --cpus-per-task=" << r.threads
+       << " --cpu-bind=cores), or fewer threads (OMP_NUM_THREADS); see README \"Node-hybrid ranks, threads and binding\"";
   return text.str();
 }
 

@@ -17,8 +17,10 @@ namespace strata {
 //! binding is none, else "". Call before Kokkos::initialize, before any thread starts.
 std::string state_thread_binding();
 
-//! Hardware threads this process may run on (its CPU affinity when it
-//! started), or 0 where the platform does not say.
+//! Hardware threads this process may run on: those of its OpenMP places
+//! where the runtime has places (it binds the main thread to the first one
+//! at start-up), else the calling thread's affinity; 0 where the platform
+//! does not say.
 int hardware_threads_available();
 
 //! One rank's host threads and the hardware threads it may run on.
