@@ -165,8 +165,11 @@ class TiledStepper {
     } else if (tuner_.chosen()) {
       out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.candidates()
           << " candidates measured here" << resumed_text() << " (seconds per step:";
-      for (const TilingTuner::Trial& t : tuner_.trials())
-        out << " " << choice_text(t.choice) << ": " << t.seconds_per_step;
+      const char* separator = " ";
+      for (const TilingTuner::Trial& t : tuner_.trials()) {
+        out << separator << choice_text(t.choice) << ": " << t.seconds_per_step;
+        separator = "; ";
+      }
       out << ")\n";
     } else if (tuner_.tuning()) {
       out << "time tiling: still measuring when the run ended (" << tuner_.candidates() << " candidate(s) done"

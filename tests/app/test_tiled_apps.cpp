@@ -304,7 +304,8 @@ TEST(TiledDriver, AutoReportsItsCandidatesAndTheCacheKeepsTheChoice) {
                                     "--set", "time_tiling.steps=auto", "--set", "hybrid.tune_cache=" + dir + "/cache"};
   };
   const std::regex chosen("time tiling: (k=[0-9]+, [0-9]+-row host tiles), chosen from ([0-9]+) candidates measured "
-                          "here \\(seconds per step:((?: k=[0-9]+, [0-9]+-row host tiles: [0-9.e-]+)+)\\)");
+                          "here \\(seconds per step: (k=[0-9]+, [0-9]+-row host tiles: [0-9.e-]+"
+                          "(?:; k=[0-9]+, [0-9]+-row host tiles: [0-9.e-]+)*)\\)");
   const test::DriverRun measured = test::run_driver(MPI_COMM_WORLD, args("measured"));
   ASSERT_EQ(measured.code, 0) << measured.err;
   const test::DriverRun cached = test::run_driver(MPI_COMM_WORLD, args("cached"));
