@@ -2,7 +2,8 @@
 //! \file GpuAwareMpi.hpp
 //! Whether halo messages may hand device buffers to MPI directly instead of
 //! staging them through host memory. Only this file knows how an MPI library
-//! reports CUDA support (Open MPI's MPIX_Query_cuda_support).
+//! reports CUDA support (Open MPI's MPIX_Query_cuda_support, MPICH's
+//! MPIX_GPU_query_support).
 
 #include <string>
 

@@ -97,6 +97,9 @@ class HaloPacker {
       prepare_staging();
       pack_boxes(exec_, staged_copies(send_, fields));
       queue_after(*copies_, exec_);
+      // A host instance's copy into device messages returns once done
+      // (Kokkos 4 synchronises its own copy stream), so messages_ready(),
+      // which asks the host instance, holds for host slabs too.
       for (const Copy& c : send_copies_)
         Impl::with_message(messages, messages.send_data(c.neighbor), c.message_size, [&](auto message) {
           Kokkos::deep_copy(*copies_, range(message, c.offset, c.count), range(scratch_, c.scratch, c.count));
