@@ -7,8 +7,9 @@
 //! a warm-up cycle where its cycle length is new (the fields are regrown,
 //! and the first cycle runs slower); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
-//! half the rows, twice both; one cycle length at a time) and stops where
-//! none is faster. Before it
+//! half the rows, twice both; one cycle length at a time), moving to the
+//! fastest measured, and stops where none is faster and every cycle length
+//! has been measured at the rows found. Before it
 //! stops, it measures once more each neighbour that came within
 //! `close_call` of the fastest: a cycle slowed by something else on the
 //! machine (timing noise only ever slows) would otherwise end the search
@@ -102,7 +103,7 @@ class TilingTuner {
   std::vector<Point> neighbours(const Point& p) const;
   // Queues the unmeasured neighbours of the fastest point measured, moving
   // there, until some are queued or the centre is the fastest of its
-  // neighbourhood (the choice).
+  // neighbourhood and of every cycle length at its rows (the choice).
   void search_on();
   // The candidate at the front of the queue took `per_step` seconds a step.
   void record(double per_step);

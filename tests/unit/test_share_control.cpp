@@ -388,13 +388,30 @@ TEST(TilingTuner, MeasuresOneCycleLengthAtATime) {
   const auto per_step = [](const TilingChoice& c) { return c == TilingChoice{4, 32} ? 1.0 : 2.0; };
   std::vector<int> cycles;
   const std::vector<TilingChoice> order = search(tuner, per_step, &cycles);
-  EXPECT_EQ(order, (std::vector<TilingChoice>{{4, 32}, {4, 64}, {4, 16}, {2, 32}, {8, 32}, {8, 64}}));
+  EXPECT_EQ(order, (std::vector<TilingChoice>{{4, 32}, {4, 64}, {4, 16}, {2, 32}, {8, 32}, {8, 64}, {1, 32}}));
   // A warm-up and two counted cycles of 4 steps; two where only the rows
-  // changed; a warm-up and four of 2; a warm-up and one of 8, then one.
-  EXPECT_EQ(cycles, (std::vector<int>{3, 2, 2, 5, 2, 1}));
+  // changed; a warm-up and four of 2; a warm-up and one of 8, then one; a
+  // warm-up and eight of 1 (the one length not yet measured at 32 rows).
+  EXPECT_EQ(cycles, (std::vector<int>{3, 2, 2, 5, 2, 1, 9}));
   ASSERT_TRUE(tuner.chosen());
   EXPECT_EQ(*tuner.chosen(), (TilingChoice{4, 32}));
   for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_EQ(t.seconds_per_step, per_step(t.choice));
+}
+
+// Where a cycle length between two others is slower than both (k=4 at
+// 512^3 on one Xeon), the search starting at the longer one still finds
+// the shorter: every length is measured at the rows found before the choice.
+TEST(TilingTuner, MeasuresEveryCycleLengthBeforeChoosing) {
+  TilingTuner tuner(TilingTuner::powers_of_two_up_to(8), {32, 64}, {8, 64}, 8);
+  const std::map<int, double> seconds_per_step{{1, 1.3}, {2, 0.8}, {4, 1.1}, {8, 1.0}};
+  const auto per_step = [&](const TilingChoice& c) { return seconds_per_step.at(c.steps) * (c.rows == 64 ? 1.0 : 1.5); };
+  const std::vector<TilingChoice> order = search(tuner, per_step);
+  EXPECT_EQ(order.front(), (TilingChoice{8, 64}));
+  ASSERT_TRUE(tuner.chosen());
+  EXPECT_EQ(*tuner.chosen(), (TilingChoice{2, 64}));
+  EXPECT_EQ(tuner.chosen_seconds_per_step(), 0.8);
+  for (const int k : {1, 2, 4, 8})
+    EXPECT_NE(std::find(order.begin(), order.end(), TilingChoice{k, 64}), order.end()) << k;
 }
 
 // One slowed cycle must not end the search: a neighbour that came within
