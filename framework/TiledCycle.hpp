@@ -133,6 +133,20 @@ struct TiledCycle {
   //! x and y extents of a plane window: a tile grown by levels * reach
   //! (level 1's overlap plus the wall ghosts it mirrors).
   KOKKOS_INLINE_FUNCTION int window_extent(int axis) const { return widest_tile(axis) + 2 * levels * reach; }
+  //! The tiled kernel's windows start their rows on a multiple of 8 cells
+  //! (64 bytes), as the fields do where they hold 8 ghost layers, so that a
+  //! row loop's vector loads and stores split no cache line
+  //! (docs/time-tiling.md, "Host"). The first x of the windows of a tile
+  //! whose first cell is x0:
+  KOKKOS_INLINE_FUNCTION int window_origin_x(int x0) const { return round_down_8(x0 - levels * reach); }
+  //! Cells in a window row: the tile's cells and overlap from
+  //! window_origin_x, a multiple of 8.
+  KOKKOS_INLINE_FUNCTION int window_row_length() const {
+    const int overlap = levels * reach;
+    const bool starts_aligned = tiles_along(X) == 1 && owned.lo[X] == round_down_8(owned.lo[X]);
+    const int below = starts_aligned ? -round_down_8(-overlap) : overlap + 7;  // at most, from window_origin_x
+    return -round_down_8(-(below + widest_tile(X) + overlap));
+  }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! The plane the windows' slots count from: at or below every plane a
   //! window holds (at a skewed lower face level n reads level n - 1 from
@@ -146,8 +160,11 @@ struct TiledCycle {
   //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
   KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
     return std::size_t(levels - 1) * N *
-           PlaneWindow<double>::size(window_extent(X), window_extent(Y), window_planes());
+           PlaneWindow<double>::size(window_row_length(), window_extent(Y), window_planes());
   }
+
+ private:
+  KOKKOS_INLINE_FUNCTION static int round_down_8(int x) { return x >= 0 ? x / 8 * 8 : -((-x + 7) / 8 * 8); }
 };
 
 //! Tiles `first` to `last` (exclusive) of a cycle, tile t being column

@@ -23,6 +23,10 @@ namespace Impl {
 KOKKOS_INLINE_FUNCTION int min_of(int a, int b) { return a < b ? a : b; }
 KOKKOS_INLINE_FUNCTION int max_of(int a, int b) { return a > b ? a : b; }
 
+// Bytes a tile's windows are aligned to in team scratch: a cache line
+// (TiledCycle::window_origin_x).
+constexpr int window_alignment = 64;
+
 // One tile of a TiledCycle: a team's whole share of the cycle.
 template <class Update, class ExecSpace>
 struct TiledCycleKernel {
@@ -52,15 +56,16 @@ struct TiledCycleKernel {
     double* scratch = persistent_windows
                           ? persistent_windows + std::size_t(tile) * cycle.scratch_doubles()
                           : static_cast<double*>(team.team_scratch(scratch_level)
-                                                     .get_shmem(cycle.scratch_doubles() * sizeof(double)));
-    const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y);
+                                                     .get_shmem_aligned(cycle.scratch_doubles() * sizeof(double),
+                                                                        window_alignment));
+    const int wx = cycle.window_row_length(), wy = cycle.window_extent(Y);
     const int first_k = cycle.window_first_plane();
     const auto windows = [&](int t) {
       Windows w;
       for (int f = 0; f < N; ++f)
         w[f] = PlaneWindow<double>(
             scratch + std::size_t((t - 1) * N + f) * PlaneWindow<double>::size(wx, wy, cycle.window_planes()),
-            x0 - n * r, y0 - n * r, wx, wy, first_k, cycle.window_planes());
+            cycle.window_origin_x(x0), y0 - n * r, wx, wy, first_k, cycle.window_planes());
       return w;
     };
 
@@ -278,7 +283,8 @@ void run_tiled_cycle(const ExecSpace& exec, const Update& update, const StateIn<
   using Policy = decltype(policy);
   // Windows on chip where they fit (device shared memory), else in the
   // team's global-memory scratch; host threads' scratch is their own memory.
-  const std::size_t bytes = cycle.scratch_doubles() * sizeof(double);
+  const std::size_t window_bytes = cycle.scratch_doubles() * sizeof(double);
+  const std::size_t bytes = window_bytes > 0 ? window_bytes + Impl::window_alignment : 0;
   const int level = !runs_on_host<ExecSpace> && bytes <= std::size_t(Policy::scratch_size_max(0)) ? 0 : 1;
   if (bytes > 0) policy.set_scratch_size(level, Kokkos::PerTeam(bytes));
   Impl::count_launch();
