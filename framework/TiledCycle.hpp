@@ -144,7 +144,8 @@ struct TiledCycle {
   KOKKOS_INLINE_FUNCTION int window_row_length() const {
     const int overlap = levels * reach;
     const bool starts_aligned = tiles_along(X) == 1 && owned.lo[X] == round_down_8(owned.lo[X]);
-    const int below = starts_aligned ? -round_down_8(-overlap) : overlap + 7;  // at most, from window_origin_x
+    // Cells from window_origin_x to a tile's first cell, at most.
+    const int below = starts_aligned ? -round_down_8(-overlap) : overlap + 7;
     return -round_down_8(-(below + widest_tile(X) + overlap));
   }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }

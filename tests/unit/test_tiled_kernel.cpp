@@ -333,5 +333,30 @@ TYPED_TEST(TiledCycleKernel, SweptLevelsEqualPlainSteps) {
   }
 }
 
+// The tiled kernel's window rows start on a multiple of 8 cells and hold
+// a multiple of 8, covering every tile's cells and overlap: one tile along
+// x starting on or off a multiple of 8, and tiles of uneven starts.
+TEST(TiledCycleWindows, RowsAlignedAndCoverEveryTile) {
+  for (int lo : {0, 3, -5, -16})
+    for (int tile_x : {7, 64, 300})
+      for (int levels = 1; levels <= 8; ++levels)
+        for (int reach = 1; reach <= 3; ++reach) {
+          TiledCycle<1> cycle;
+          cycle.levels = levels;
+          cycle.reach = reach;
+          cycle.owned = Box{{lo, 0, 0}, {lo + 256, 16, 16}};
+          cycle.tile = Impl::Tile(tile_x, 16);
+          const int length = cycle.window_row_length(), overlap = levels * reach;
+          EXPECT_EQ(length % 8, 0);
+          for (int t = 0; t < cycle.tiles_along(X); ++t) {
+            const int x0 = cycle.tile_start(X, t), x1 = cycle.tile_start(X, t + 1);
+            const int origin = cycle.window_origin_x(x0);
+            EXPECT_EQ(((origin % 8) + 8) % 8, 0) << "x0 " << x0;
+            EXPECT_LE(origin, x0 - overlap) << "x0 " << x0;
+            EXPECT_GE(origin + length, x1 + overlap) << "x0 " << x0 << " levels " << levels << " reach " << reach;
+          }
+        }
+}
+
 }  // namespace
 }  // namespace strata
