@@ -145,8 +145,8 @@ struct TiledCycle {
     const int overlap = levels * reach;
     const bool starts_aligned = tiles_along(X) == 1 && owned.lo[X] == round_down_8(owned.lo[X]);
     // Cells from window_origin_x to a tile's first cell, at most.
-    const int below = starts_aligned ? -round_down_8(-overlap) : overlap + 7;
-    return -round_down_8(-(below + widest_tile(X) + overlap));
+    const int below = starts_aligned ? round_up_8(overlap) : overlap + 7;
+    return round_up_8(below + widest_tile(X) + overlap);
   }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! The plane the windows' slots count from: at or below every plane a
@@ -166,6 +166,7 @@ struct TiledCycle {
 
  private:
   KOKKOS_INLINE_FUNCTION static int round_down_8(int x) { return x >= 0 ? x / 8 * 8 : -((-x + 7) / 8 * 8); }
+  KOKKOS_INLINE_FUNCTION static int round_up_8(int x) { return -round_down_8(-x); }
 };
 
 //! Tiles `first` to `last` (exclusive) of a cycle, tile t being column
