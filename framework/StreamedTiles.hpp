@@ -86,7 +86,7 @@ struct StreamedTileKernel {
                    cycle.tile_start(Y, ty + 1)};
     const int wx = cycle.window_extent(X), wy = cycle.window_extent(Y), planes = streamed_window_planes(r);
     // Slot 0 at a multiple of the window below every plane held (the bottom wall's ghosts).
-    const int lowest = cycle.owned.lo[Z] - n * r, first_k = lowest - ((lowest % planes) + planes) % planes;
+    const int first_k = round_down_to(cycle.owned.lo[Z] - n * r, planes);
     double* scratch = static_cast<double*>(
         team.team_scratch(scratch_level).get_shmem(streamed_tile_scratch_doubles(cycle) * sizeof(double)));
     const auto window = [&](int t) {  // level t's plane windows

@@ -76,6 +76,14 @@ struct Tile {
   operator TileShape() const { return {n[0], n[1]}; }
 };
 
+//! x rounded down (towards minus infinity) to a multiple of m > 0, and up.
+KOKKOS_INLINE_FUNCTION int round_down_to(int x, int m) { return x - ((x % m) + m) % m; }
+KOKKOS_INLINE_FUNCTION int round_up_to(int x, int m) { return -round_down_to(-x, m); }
+
+//! Cells a tiled kernel's window rows are aligned to: 64 bytes of doubles,
+//! a cache line (TiledCycle::window_origin_x).
+constexpr int window_alignment_cells = 8;
+
 }  // namespace Impl
 
 //! One tiled cycle over a slab: `levels` steps of an update of `reach`
@@ -138,15 +146,18 @@ struct TiledCycle {
   //! row loop's vector loads and stores split no cache line
   //! (docs/time-tiling.md, "Host"). The first x of the windows of a tile
   //! whose first cell is x0:
-  KOKKOS_INLINE_FUNCTION int window_origin_x(int x0) const { return round_down_8(x0 - levels * reach); }
+  KOKKOS_INLINE_FUNCTION int window_origin_x(int x0) const {
+    return Impl::round_down_to(x0 - levels * reach, Impl::window_alignment_cells);
+  }
   //! Cells in a window row: the tile's cells and overlap from
   //! window_origin_x, a multiple of 8.
   KOKKOS_INLINE_FUNCTION int window_row_length() const {
+    constexpr int a = Impl::window_alignment_cells;
     const int overlap = levels * reach;
-    const bool starts_aligned = tiles_along(X) == 1 && owned.lo[X] == round_down_8(owned.lo[X]);
+    const bool starts_aligned = tiles_along(X) == 1 && owned.lo[X] == Impl::round_down_to(owned.lo[X], a);
     // Cells from window_origin_x to a tile's first cell, at most.
-    const int below = starts_aligned ? round_up_8(overlap) : overlap + 7;
-    return round_up_8(below + widest_tile(X) + overlap);
+    const int below = starts_aligned ? Impl::round_up_to(overlap, a) : overlap + a - 1;
+    return Impl::round_up_to(below + widest_tile(X) + overlap, a);
   }
   KOKKOS_INLINE_FUNCTION int window_planes() const { return 2 * reach + 1; }
   //! The plane the windows' slots count from: at or below every plane a
@@ -155,18 +166,13 @@ struct TiledCycle {
   //! window_planes(), so that consecutive skewed cycles put a plane in the
   //! same slot.
   KOKKOS_INLINE_FUNCTION int window_first_plane() const {
-    const int lowest = owned.lo[Z] - (levels + 1) * reach, p = window_planes();
-    return lowest - ((lowest % p) + p) % p;
+    return Impl::round_down_to(owned.lo[Z] - (levels + 1) * reach, window_planes());
   }
   //! Doubles of scratch a tile uses: levels 1..n-1 of every field.
   KOKKOS_INLINE_FUNCTION std::size_t scratch_doubles() const {
     return std::size_t(levels - 1) * N *
            PlaneWindow<double>::size(window_row_length(), window_extent(Y), window_planes());
   }
-
- private:
-  KOKKOS_INLINE_FUNCTION static int round_down_8(int x) { return x >= 0 ? x / 8 * 8 : -((-x + 7) / 8 * 8); }
-  KOKKOS_INLINE_FUNCTION static int round_up_8(int x) { return -round_down_8(-x); }
 };
 
 //! Tiles `first` to `last` (exclusive) of a cycle, tile t being column

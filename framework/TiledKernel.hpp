@@ -23,9 +23,9 @@ namespace Impl {
 KOKKOS_INLINE_FUNCTION int min_of(int a, int b) { return a < b ? a : b; }
 KOKKOS_INLINE_FUNCTION int max_of(int a, int b) { return a > b ? a : b; }
 
-// Bytes a tile's windows are aligned to in team scratch: a cache line
-// (TiledCycle::window_origin_x).
-constexpr int window_alignment = 64;
+// Bytes a tile's windows are aligned to in team scratch, so that their
+// rows' alignment (TiledCycle::window_origin_x) is the memory's.
+constexpr int window_alignment = window_alignment_cells * sizeof(double);
 
 // One tile of a TiledCycle: a team's whole share of the cycle.
 template <class Update, class ExecSpace>
