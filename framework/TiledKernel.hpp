@@ -9,6 +9,7 @@
 #include "framework/PlaneWindow.hpp"
 #include "framework/StepUpdate.hpp"
 #include "framework/TiledCycle.hpp"
+#include "framework/WavefrontPrefetch.hpp"
 #include "framework/WorkCounts.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -75,13 +76,17 @@ struct TiledCycleKernel {
       const int tail = cycle.walls[Z][1] ? r : 0;  // the ghost planes above a top wall
       last = max_of(last, level.hi[Z] - 1 + tail + (t - 1) * r);
     }
+    WavefrontPrefetch<N> prefetch(in, out);
     for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
+      // (One level is a plain sweep, which the hardware prefetcher streams.)
+      if constexpr (runs_on_host<ExecSpace>)
+        if (n > 1) start_prefetch(prefetch, Rect{x0, x1, y0, y1}, p);
       for (int t = 1; t <= n; ++t) {
         const Impl::CellBox level = cycle.level_box(t);
         const Rect rect = level_rect(cycle, Rect{x0, x1, y0, y1}, t);
         const int q = p - (t - 1) * r;
         if (q >= level.lo[Z] && q < level.hi[Z]) {
-          compute_plane(team, t, q, rect, windows);
+          compute_plane(team, t, q, rect, windows, prefetch);
           if (t < n)
             mirror_plane_walls(team, windows(t), rect, level, q);
           else
@@ -105,13 +110,42 @@ struct TiledCycleKernel {
                 max_of(own.y0 - grow_by, level.lo[Y]), min_of(own.y1 + grow_by, level.hi[Y])};
   }
 
-  // Level t of plane q on `rect`.
+  // Level t of plane q on `rect`, requesting a share of the next wavefront
+  // step's memory traffic after each row (host).
   template <class MakeWindows>
-  KOKKOS_FUNCTION void compute_plane(const Member& team, int t, int q, const Rect& rect,
-                                     const MakeWindows& windows) const {
-    if (t == 1 && cycle.levels > 1) prefetch_input(rect, q + cycle.reach + 1);
-    compute_level(update, in, out, cycle.levels, t, q, windows, [&](const auto& f) { for_rows(team, rect, f); });
+  KOKKOS_FUNCTION void compute_plane(const Member& team, int t, int q, const Rect& rect, const MakeWindows& windows,
+                                     WavefrontPrefetch<N>& prefetch) const {
+    compute_level(update, in, out, cycle.levels, t, q, windows,
+                  [&](const auto& f) { for_rows(team, rect, f, [&] { prefetch.after_row(); }); });
     team.team_barrier();
+  }
+
+  // Host: what wavefront step p + 1 of the tile whose own cells are `own`
+  // reads from memory (level 1's new input plane, with its stencil's
+  // reach) and writes (level n's plane), requested over the rows step p
+  // computes.
+  KOKKOS_INLINE_FUNCTION void start_prefetch(WavefrontPrefetch<N>& prefetch, const Rect& own, int p) const {
+    using Rows = typename WavefrontPrefetch<N>::PlaneRows;
+    const int n = cycle.levels, r = cycle.reach;
+    int rows_computed = 0;
+    for (int t = 1; t <= n; ++t) {
+      const CellBox level = cycle.level_box(t);
+      const int q = p - (t - 1) * r;
+      const Rect rect = level_rect(cycle, own, t);
+      if (q >= level.lo[Z] && q < level.hi[Z]) rows_computed += rect.y1 - rect.y0;
+    }
+    Rows read, write;
+    if (p + 1 < cycle.level_box(1).hi[Z]) {
+      const Rect first = level_rect(cycle, own, 1);
+      read = Rows{first.x0 - r, first.x1 + r, first.y0 - r, first.y1 + r, p + 1 + r};
+    }
+    const CellBox top = cycle.level_box(n);
+    const int written = p + 1 - (n - 1) * r;
+    if (written >= top.lo[Z] && written < top.hi[Z]) {
+      const Rect rect = level_rect(cycle, own, n);
+      write = Rows{rect.x0, rect.x1, rect.y0, rect.y1, written};
+    }
+    prefetch.start_step(read, write, rows_computed);
   }
 
   //! Level t of n of plane q, `rows(f)` calling f(i, j) on its cells: from
@@ -198,24 +232,6 @@ struct TiledCycleKernel {
     team.team_barrier();
   }
 
-  // Host: level 0's plane k, which the wavefront reads next, requested
-  // from memory ahead of its use (the hardware prefetcher stops at page
-  // boundaries, and the rows of a plane span many pages).
-  KOKKOS_INLINE_FUNCTION void prefetch_input(const Rect& rect, int k) const {
-#ifndef __CUDA_ARCH__
-    if constexpr (runs_on_host<ExecSpace>) {
-      if (k >= cycle.level_box(0).hi[Z] + cycle.reach) return;
-      const int r = cycle.reach;
-      for (int f = 0; f < N; ++f)
-        for (int j = rect.y0 - r; j < rect.y1 + r; ++j)
-          for (int i = rect.x0 - r; i < rect.x1 + r; i += 8) __builtin_prefetch(&in[f](i, j, k));
-    } else  // (the device pass of a CUDA build compiles only this branch)
-#endif
-    {
-      (void)rect, (void)k;
-    }
-  }
-
   KOKKOS_INLINE_FUNCTION bool touches_wall(int axis, int side, int lo, int hi) const {
     return cycle.walls[axis][side] && (side == 0 ? lo == cycle.owned.lo[axis] : hi == cycle.owned.hi[axis]);
   }
@@ -223,21 +239,29 @@ struct TiledCycleKernel {
   // f(i, j) over a rectangle's rows: on the host one thread, rows in order
   // and the i loop vectorised; on a device the team's threads over rows
   // and its vector lanes along i.
-  template <class F>
-  KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
+  // `after_row()` after each host row.
+  template <class F, class AfterRow>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f,
+                                                   const AfterRow& after_row) {
     if constexpr (runs_on_host<ExecSpace>) {
       (void)team;
       const F g = f;
       for (int j = rect.y0; j < rect.y1; ++j) {
 #pragma omp simd
         for (int i = rect.x0; i < rect.x1; ++i) g(i, j);
+        after_row();
       }
     } else {
+      (void)after_row;
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, rect.y1 - rect.y0), [&](int jj) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(team, rect.x1 - rect.x0),
                              [&](int ii) { f(rect.x0 + ii, rect.y0 + jj); });
       });
     }
+  }
+  template <class F>
+  KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f) {
+    for_rows(team, rect, f, [] {});
   }
 };
 
