@@ -231,7 +231,7 @@ std::uint64_t tiled_checksum(WalledState<Update>& s, const Update& update, const
 template <class Update>
 TilingTuner measure_tilings(WalledState<Update>& state, const Update& update) {
   TilingTuner tuner({tiled_depths.begin(), tiled_depths.end()}, host_tile_rows(state.owned().extent(Y), host_threads()),
-                    {first_tiled_steps, first_host_tile_rows});
+                    {first_tiled_steps, first_host_tile_rows(state.owned().extent(X))});
   while (tuner.tuning()) {
     const TilingChoice c = tuner.current();
     const TiledCycle<Update::fields> cycle = state.cycle(c.steps, host_tile(state.owned(), c.rows, Update::reach));
@@ -247,7 +247,7 @@ TilingTuner measure_tilings(WalledState<Update>& state, const Update& update) {
 inline TileShape tile_for(int steps, const std::optional<TileShape>& given, const TilingTuner& search,
                           const Box& owned, int reach) {
   if (given) return *given;
-  int rows = first_host_tile_rows;
+  int rows = first_host_tile_rows(owned.extent(X));
   double fastest = 0.0;
   for (const TilingTuner::Trial& t : search.trials())
     if (t.choice.steps == steps && (fastest == 0.0 || t.seconds_per_step < fastest))

@@ -28,11 +28,13 @@ inline std::vector<int> host_tile_rows(int ny, int threads) {
   return rows;
 }
 
-//! Where the measurement starts: the middle of the bands chosen on the
-//! processors measured (32 to 128 rows on 256- and 512-wide boxes), narrow
+//! Where the measurement starts on a box `width` cells wide: bands of
+//! 64 x 256 cells a plane (64 rows at width 256, 32 at 512, at least 8),
+//! the middle of the bands chosen on the processors measured; narrow
 //! enough for a core's share of a cache, wide enough that the rows a cycle
-//! computes twice at band edges stay few.
-inline constexpr int first_host_tile_rows = 64;
+//! computes twice at band edges stay few. What a band's windows hold grows
+//! with its width, so the start is a number of cells, not of rows.
+inline int first_host_tile_rows(int width) { return std::max(8, 64 * 256 / std::max(width, 1)); }
 
 //! The tile of `rows` whole rows on a box (at least the stencil reach).
 template <class BoxType>

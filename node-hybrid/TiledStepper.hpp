@@ -70,7 +70,7 @@ class TiledStepper {
         slabs_(slabs),
         tuner_(settings.tiling.automatic ? TilingTuner::powers_of_two_up_to(settings.tiling.steps)
                                          : std::vector<int>{settings.tiling.steps},
-               tile_rows(), {first_tiled_steps, first_host_tile_rows}) {
+               tile_rows(), {first_tiled_steps, first_host_tile_rows(box_width())}) {
     // A cycle mirrors every wall ghost of what it writes: it would overwrite ghosts an app writes itself.
     for (const auto& pair : settings.stepped)
       for (const int f : {pair.first, pair.second})
@@ -191,6 +191,10 @@ class TiledStepper {
     return "k=" + std::to_string(c.steps) + (c.rows > 0 ? ", " + std::to_string(c.rows) + "-row host tiles" : "");
   }
 
+  // The x extent of a rank's box, as every rank finds it alike (where the
+  // search starts: first_host_tile_rows).
+  int box_width() const { return decomposition_.global().extent(X) / decomposition_.dims()[X]; }
+
   // The host tile rows to measure: the same on every rank, from what every
   // rank knows alike (each clamps them to its own box; the fewest host
   // threads of any rank), so that every rank searches alike; none where
@@ -199,7 +203,7 @@ class TiledStepper {
   // is computed twice at one step). Collective where tiled.
   std::vector<int> tile_rows() const {
     if (settings_.tiling.tile[0] > 0) return {0};
-    if (!tiled()) return {first_host_tile_rows};
+    if (!tiled()) return {first_host_tile_rows(box_width())};
     std::array<double, 1> threads{double(host_threads())};
     allreduce_over_ranks<Min>(threads, decomposition_.comm());
     return host_tile_rows(decomposition_.global().extent(Y) / decomposition_.dims()[Y], int(threads[0]));
