@@ -76,7 +76,7 @@ struct TiledCycleKernel {
       const int tail = cycle.walls[Z][1] ? r : 0;  // the ghost planes above a top wall
       last = max_of(last, level.hi[Z] - 1 + tail + (t - 1) * r);
     }
-    WavefrontPrefetch<N> prefetch(in, out);
+    WavefrontPrefetch<N> prefetch(in);
     for (int p = cycle.level_box(1).lo[Z]; p <= last; ++p) {
       // (One level is a plain sweep, which the hardware prefetcher streams.)
       if constexpr (runs_on_host<ExecSpace>)
@@ -122,10 +122,8 @@ struct TiledCycleKernel {
 
   // Host: what wavefront step p + 1 of the tile whose own cells are `own`
   // reads from memory (level 1's new input plane, with its stencil's
-  // reach) and writes (level n's plane), requested over the rows step p
-  // computes.
+  // reach), requested over the rows step p computes.
   KOKKOS_INLINE_FUNCTION void start_prefetch(WavefrontPrefetch<N>& prefetch, const Rect& own, int p) const {
-    using Rows = typename WavefrontPrefetch<N>::PlaneRows;
     const int n = cycle.levels, r = cycle.reach;
     int rows_computed = 0;
     for (int t = 1; t <= n; ++t) {
@@ -134,18 +132,12 @@ struct TiledCycleKernel {
       const Rect rect = level_rect(cycle, own, t);
       if (q >= level.lo[Z] && q < level.hi[Z]) rows_computed += rect.y1 - rect.y0;
     }
-    Rows read, write;
+    typename WavefrontPrefetch<N>::PlaneRows read;
     if (p + 1 < cycle.level_box(1).hi[Z]) {
       const Rect first = level_rect(cycle, own, 1);
-      read = Rows{first.x0 - r, first.x1 + r, first.y0 - r, first.y1 + r, p + 1 + r};
+      read = {first.x0 - r, first.x1 + r, first.y0 - r, first.y1 + r, p + 1 + r};
     }
-    const CellBox top = cycle.level_box(n);
-    const int written = p + 1 - (n - 1) * r;
-    if (written >= top.lo[Z] && written < top.hi[Z]) {
-      const Rect rect = level_rect(cycle, own, n);
-      write = Rows{rect.x0, rect.x1, rect.y0, rect.y1, written};
-    }
-    prefetch.start_step(read, write, rows_computed);
+    prefetch.start_step(read, rows_computed);
   }
 
   //! Level t of n of plane q, `rows(f)` calling f(i, j) on its cells: from

@@ -1,14 +1,14 @@
 #pragma once
 //! \file WavefrontPrefetch.hpp
-//! A host tile's memory traffic for its next wavefront step, requested while
-//! the current step computes. A tiled cycle (framework/TiledKernel.hpp)
-//! touches memory only in its first level, which reads level 0's next plane,
-//! and in its last, which writes level n's plane (a write that reads the
-//! lines first); the levels between run from cache while the memory idles.
-//! Left to the hardware, the first level waits on its reads and the last on
-//! its write-allocations. Requested a few lines after every row the step
-//! computes, the next step's reads and writes overlap all of this step's
-//! levels and reach the core's cache before they are needed.
+//! What a host tile's next wavefront step reads from memory, requested
+//! while the current step computes. A tiled cycle (framework/TiledKernel.hpp)
+//! reads memory only in its first level, level 0's next plane; the levels
+//! after it run from cache while the memory idles. Left to the hardware,
+//! the first level waits on its reads. Requested a few lines after every
+//! row the step computes, the next step's reads overlap all of this step's
+//! levels and reach the core's outer cache before they are needed. (The
+//! last level's writes are left to the hardware: requesting their lines
+//! for writing as well ran slower, heat3d's and cardiac's tiles alike.)
 
 #include "framework/StepUpdate.hpp"
 
@@ -27,14 +27,13 @@ class WavefrontPrefetch {
     KOKKOS_INLINE_FUNCTION int rows() const { return y1 > y0 ? y1 - y0 : 0; }
   };
 
-  KOKKOS_INLINE_FUNCTION WavefrontPrefetch(const StateIn<N>& in, const StateOut<N>& out) : in_(in), out_(out) {}
+  KOKKOS_INLINE_FUNCTION explicit WavefrontPrefetch(const StateIn<N>& in) : in_(in) {}
 
   //! A step that computes `rows_computed` rows begins: it requests `read`
-  //! of every input field and `write` of every output field.
-  KOKKOS_INLINE_FUNCTION void start_step(const PlaneRows& read, const PlaneRows& write, int rows_computed) {
+  //! of every input field.
+  KOKKOS_INLINE_FUNCTION void start_step(const PlaneRows& read, int rows_computed) {
     read_ = read;
-    write_ = write;
-    lines_ = N * (read.rows() * lines_in_row(read) + write.rows() * lines_in_row(write));
+    lines_ = N * read.rows() * lines_in_row(read);
     owed_ = 0;
     rows_computed_ = rows_computed > 0 ? rows_computed : 1;
     row_ = -1;
@@ -66,17 +65,13 @@ class WavefrontPrefetch {
     return rows.x1 > rows.x0 ? (rows.x1 - rows.x0 + 7) / 8 + 1 : 0;
   }
 
-  // The next row to request: read rows of each field, then write rows.
+  // The next row to request: the rows of each field in turn.
   KOKKOS_FORCEINLINE_FUNCTION bool next_row() {
-    const int reads = N * read_.rows(), writes = N * write_.rows();
-    if (++row_ >= reads + writes) return false;
-    const bool read = row_ < reads;
-    const PlaneRows& rows = read ? read_ : write_;
-    const int m = read ? row_ : row_ - reads, f = m / rows.rows(), j = rows.y0 + m % rows.rows();
-    const double* first = read ? &in_[f](rows.x0, j, rows.k) : &out_[f](rows.x0, j, rows.k);
+    if (++row_ >= N * read_.rows()) return false;
+    const int f = row_ / read_.rows(), j = read_.y0 + row_ % read_.rows();
+    const double* first = &in_[f](read_.x0, j, read_.k);
     line_ = reinterpret_cast<std::uintptr_t>(first) & ~(line_bytes - 1);
-    end_ = reinterpret_cast<std::uintptr_t>(first + (rows.x1 - 1 - rows.x0));
-    for_write_ = !read;
+    end_ = reinterpret_cast<std::uintptr_t>(first + (read_.x1 - 1 - read_.x0));
     return true;
   }
 
@@ -86,19 +81,14 @@ class WavefrontPrefetch {
   // effects and drops the calls to it.
   KOKKOS_FORCEINLINE_FUNCTION void request_line() const {
 #ifndef __CUDA_ARCH__
-    if (for_write_)
-      __builtin_prefetch(reinterpret_cast<const void*>(line_), 1, 2);
-    else
-      __builtin_prefetch(reinterpret_cast<const void*>(line_), 0, 2);
+    __builtin_prefetch(reinterpret_cast<const void*>(line_), 0, 2);
 #endif
   }
 
   StateIn<N> in_;
-  StateOut<N> out_;
-  PlaneRows read_, write_;
+  PlaneRows read_;
   int lines_ = 0, row_ = -1, owed_ = 0, rows_computed_ = 1;
   std::uintptr_t line_ = 0, end_ = 0;  // the row's next line to request, and its last cell
-  bool for_write_ = false;
   long requested_ = 0;
 };
 

@@ -362,33 +362,24 @@ TEST(TiledCycleWindows, RowsAlignedAndCoverEveryTile) {
 
 // A step's requests are spread over the rows it computes, a few lines
 // after each (none ahead of its share), and cover every line of the rows
-// it reads and writes by the last row.
+// it reads by the last row.
 TEST(WavefrontPrefetch, SpreadsEveryLineOverTheStepsRows) {
   constexpr int nx = 40, ny = 20, nz = 10;
-  std::vector<double> a(2 * nx * ny * nz), b(2 * nx * ny * nz);
+  std::vector<double> cells(2 * nx * ny * nz);
   StateIn<2> in;
-  StateOut<2> out;
-  for (int f = 0; f < 2; ++f) {
-    in[f] = CellArray<const double>(a.data() + f * nx * ny * nz, 0, 0, 0, nx, nx * ny);
-    out[f] = CellArray<double>(b.data() + f * nx * ny * nz, 0, 0, 0, nx, nx * ny);
-  }
-  using Rows = Impl::WavefrontPrefetch<2>::PlaneRows;
-  const Rows read{3, 37, 2, 12, 5}, write{0, nx, 0, 4, 7};
-  const auto lines = [](const double* first, const double* last) {
-    return long(reinterpret_cast<std::uintptr_t>(last) / 64 - reinterpret_cast<std::uintptr_t>(first) / 64 + 1);
-  };
+  for (int f = 0; f < 2; ++f) in[f] = CellArray<const double>(cells.data() + f * nx * ny * nz, 0, 0, 0, nx, nx * ny);
+  const Impl::WavefrontPrefetch<2>::PlaneRows read{3, 37, 2, 12, 5};
   long all = 0;
-  for (int f = 0; f < 2; ++f) {
-    for (int j = read.y0; j < read.y1; ++j) all += lines(&in[f](read.x0, j, read.k), &in[f](read.x1 - 1, j, read.k));
-    for (int j = write.y0; j < write.y1; ++j)
-      all += lines(&out[f](write.x0, j, write.k), &out[f](write.x1 - 1, j, write.k));
-  }
+  for (int f = 0; f < 2; ++f)
+    for (int j = read.y0; j < read.y1; ++j)
+      all += long(reinterpret_cast<std::uintptr_t>(&in[f](read.x1 - 1, j, read.k)) / 64 -
+                  reinterpret_cast<std::uintptr_t>(&in[f](read.x0, j, read.k)) / 64 + 1);
+  // What each row may request: the rows' lines at most (a row's first cell
+  // may start a line), shared out evenly.
+  const long at_most = 2 * read.rows() * ((read.x1 - read.x0 + 7) / 8 + 1);
   for (const int rows_computed : {1, 7, 25, 400}) {
-    Impl::WavefrontPrefetch<2> prefetch(in, out);
-    prefetch.start_step(read, write, rows_computed);
-    // What each row may request: the rows' lines at most (a row's first cell
-    // may start a line), shared out evenly.
-    const long at_most = 2 * (read.rows() * ((read.x1 - read.x0 + 7) / 8 + 1) + write.rows() * (nx / 8 + 1));
+    Impl::WavefrontPrefetch<2> prefetch(in);
+    prefetch.start_step(read, rows_computed);
     for (int m = 1; m <= rows_computed; ++m) {
       prefetch.after_row();
       EXPECT_LE(prefetch.requested(), (m * at_most + rows_computed - 1) / rows_computed) << m << " of " << rows_computed;
