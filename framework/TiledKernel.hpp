@@ -111,7 +111,7 @@ struct TiledCycleKernel {
   }
 
   // Level t of plane q on `rect`, requesting a share of the next wavefront
-  // step's memory traffic after each row (host).
+  // step's reads after each row (host).
   template <class MakeWindows>
   KOKKOS_FUNCTION void compute_plane(const Member& team, int t, int q, const Rect& rect, const MakeWindows& windows,
                                      WavefrontPrefetch<N>& prefetch) const {
@@ -229,9 +229,8 @@ struct TiledCycleKernel {
   }
 
   // f(i, j) over a rectangle's rows: on the host one thread, rows in order
-  // and the i loop vectorised; on a device the team's threads over rows
-  // and its vector lanes along i.
-  // `after_row()` after each host row.
+  // and the i loop vectorised, after_row() after each row; on a device the
+  // team's threads over rows and its vector lanes along i.
   template <class F, class AfterRow>
   KOKKOS_FORCEINLINE_FUNCTION static void for_rows(const Member& team, const Rect& rect, const F& f,
                                                    const AfterRow& after_row) {
