@@ -7,7 +7,7 @@
 //! a warm-up cycle where its cycle length is new (the fields are regrown,
 //! and the first cycle runs slower); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
-//! half the rows, twice both; one cycle length at a time), moving to the
+//! half the rows, twice both and half both; one cycle length at a time), moving to the
 //! fastest measured, and stops where none is faster and every cycle length
 //! has been measured at the rows found. Before it
 //! stops, it measures once more each neighbour that came within
