@@ -36,6 +36,10 @@ inline std::vector<int> host_tile_rows(int ny, int threads) {
 //! with its width, so the start is a number of cells, not of rows.
 inline int first_host_tile_rows(int width) { return std::max(8, 64 * 256 / std::max(width, 1)); }
 
+//! The bands of one-step cycles, which only share a step's rows out among
+//! the threads (no windows, nothing computed twice): whatever the width.
+inline constexpr int one_step_host_tile_rows = 64;
+
 //! The tile of `rows` whole rows on a box (at least the stencil reach).
 template <class BoxType>
 TileShape host_tile(const BoxType& owned, int rows, int reach) {

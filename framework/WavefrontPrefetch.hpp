@@ -59,10 +59,11 @@ class WavefrontPrefetch {
 
  private:
   static constexpr std::uintptr_t line_bytes = 64;
+  static constexpr int cells_per_line = int(line_bytes / sizeof(double));
 
   // Lines a row of `rows` spans, at most.
   KOKKOS_INLINE_FUNCTION static int lines_in_row(const PlaneRows& rows) {
-    return rows.x1 > rows.x0 ? (rows.x1 - rows.x0 + 7) / 8 + 1 : 0;
+    return rows.x1 > rows.x0 ? (rows.x1 - rows.x0 + cells_per_line - 1) / cells_per_line + 1 : 0;
   }
 
   // The next row to request: the rows of each field in turn.

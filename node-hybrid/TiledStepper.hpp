@@ -203,7 +203,7 @@ class TiledStepper {
   // is computed twice at one step). Collective where tiled.
   std::vector<int> tile_rows() const {
     if (settings_.tiling.tile[0] > 0) return {0};
-    if (!tiled()) return {first_host_tile_rows(box_width())};
+    if (!tiled()) return {one_step_host_tile_rows};
     std::array<double, 1> threads{double(host_threads())};
     allreduce_over_ranks<Min>(threads, decomposition_.comm());
     return host_tile_rows(decomposition_.global().extent(Y) / decomposition_.dims()[Y], int(threads[0]));
