@@ -72,11 +72,22 @@ void TilingTuner::measured(int steps, double seconds) {
   }
   measured_seconds_ += seconds;
   measured_steps_ += steps;
-  if (measured_steps_ < min_steps_) return;
+  if (measured_steps_ < next_check()) return;
   const double per_step = measured_seconds_ / measured_steps_;
+  if (measured_steps_ < min_steps_ && !(per_step > clearly_slower * fastest_seconds())) {
+    quarter_checked_ = true;
+    return;
+  }
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
+  quarter_checked_ = false;
   record(per_step);
+}
+
+double TilingTuner::fastest_seconds() const {
+  double fastest = seconds_.begin()->second;
+  for (const auto& [p, seconds] : seconds_) fastest = std::min(fastest, seconds);
+  return fastest;
 }
 
 void TilingTuner::record(double per_step) {

@@ -5,7 +5,10 @@
 //! search on the run's own cycles. Each candidate runs whole cycles of at
 //! least a few steps (tiling is exact, so trying costs no accuracy), after
 //! a warm-up cycle where its cycle length is new (the fields are regrown,
-//! and the first cycle runs slower); from the start, the search measures the neighbours
+//! and the first cycle runs slower), or of a quarter of them where those
+//! already run `clearly_slower` than the fastest so far (a short cycle far
+//! from the best, one-step cycles at twice its time, would otherwise cost
+//! the run most of the search's steps); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
 //! half the rows, twice both and half both; one cycle length at a time), moving to the
 //! fastest measured, and stops where none is faster and every cycle length
@@ -67,14 +70,19 @@ class TilingTuner {
   bool tuning() const { return !queue_.empty(); }
 
   //! Whether cycles of `steps` steps in all since the last measured() end
-  //! the current measurement: a warm-up cycle, or the candidate's steps.
-  bool ends_measurement(int steps) const { return warmup_left_ > 0 || measured_steps_ + steps >= min_steps_; }
+  //! the current measurement, or its first quarter, which may end it: a
+  //! warm-up cycle, or the candidate's steps so far.
+  bool ends_measurement(int steps) const { return warmup_left_ > 0 || measured_steps_ + steps >= next_check(); }
 
   //! Cycles of `steps` steps in all took `seconds` on the slowest rank.
   void measured(int steps, double seconds);
 
   //! A neighbour this much slower than the fastest, or less, is measured again before the choice.
   static constexpr double close_call = 1.2;
+  //! A candidate whose first quarter of steps runs this much slower than
+  //! the fastest so far is recorded there (well beyond a close call: noise
+  //! of that size in a few steps is rare, and a close call stays one).
+  static constexpr double clearly_slower = 1.5;
 
   //! Measurements so far, in the order made (a close call's twice).
   const std::vector<Trial>& trials() const { return trials_; }
@@ -107,6 +115,10 @@ class TilingTuner {
   void search_on();
   // The candidate at the front of the queue took `per_step` seconds a step.
   void record(double per_step);
+  // Steps measured at which the current measurement is looked at next:
+  // its first quarter, where another candidate has been measured, then all.
+  int next_check() const { return seconds_.empty() || quarter_checked_ ? min_steps_ : (min_steps_ + 3) / 4; }
+  double fastest_seconds() const;
 
   std::vector<int> steps_, rows_;
   int min_steps_;
@@ -119,6 +131,7 @@ class TilingTuner {
   double chosen_seconds_ = 0.0;
   int warmup_left_ = 1, measured_steps_ = 0;
   double measured_seconds_ = 0.0;
+  bool quarter_checked_ = false;  // the current measurement's first quarter was not clearly slower
   bool adopted_ = false;
   int resumed_ = 0;
 };

@@ -390,11 +390,12 @@ TEST(TilingTuner, MeasuresOneCycleLengthAtATime) {
   const std::vector<TilingChoice> order = search(tuner, per_step, &cycles);
   EXPECT_EQ(order,
             (std::vector<TilingChoice>{{4, 32}, {4, 64}, {4, 16}, {2, 32}, {2, 16}, {8, 32}, {8, 64}, {1, 32}}));
-  // A warm-up and two counted cycles of 4 steps; two where only the rows
-  // changed; a warm-up and four of 2, then four; a warm-up and one of 8,
-  // then one; a warm-up and eight of 1 (the one length not yet measured at
-  // 32 rows).
-  EXPECT_EQ(cycles, (std::vector<int>{3, 2, 2, 5, 4, 2, 1, 9}));
+  // A warm-up and two counted cycles of 4 steps; then each candidate, twice
+  // as slow, only the first quarter of its steps, at least a cycle: one
+  // where only the rows changed, a warm-up and one of 2, then one; a
+  // warm-up and one of 8, then one; a warm-up and two of 1 (the one length
+  // not yet measured at 32 rows).
+  EXPECT_EQ(cycles, (std::vector<int>{3, 1, 1, 2, 1, 2, 1, 3}));
   ASSERT_TRUE(tuner.chosen());
   EXPECT_EQ(*tuner.chosen(), (TilingChoice{4, 32}));
   for (const TilingTuner::Trial& t : tuner.trials()) EXPECT_EQ(t.seconds_per_step, per_step(t.choice));
@@ -519,6 +520,34 @@ TEST(TilingTuner, AMeasurementEndsAfterItsWarmUpCycleAndItsSteps) {
   EXPECT_EQ(tuner.trials()[0].seconds_per_step, 1.0);
   EXPECT_EQ(tuner.current().steps, 2);
   EXPECT_TRUE(tuner.ends_measurement(2));  // its warm-up
+}
+
+// A candidate whose first quarter of steps runs clearly slower than the
+// fastest so far is recorded there; one less slow runs all its steps.
+TEST(TilingTuner, CutsAClearlySlowerCandidateShort) {
+  for (const double slower : {3.0, 1.3}) {
+    TilingTuner tuner({1, 2}, {0}, {2, 0}, 8);
+    tuner.measured(2, 100.0);  // the warm-up
+    EXPECT_FALSE(tuner.ends_measurement(6)) << "the first candidate runs all its steps";
+    tuner.measured(8, 8.0);  // 1 s a step
+    ASSERT_EQ(tuner.current().steps, 1);
+    tuner.measured(1, 100.0);  // its warm-up
+    EXPECT_FALSE(tuner.ends_measurement(1));
+    EXPECT_TRUE(tuner.ends_measurement(2));
+    tuner.measured(2, 2.0 * slower);
+    if (slower > TilingTuner::clearly_slower) {
+      ASSERT_EQ(tuner.trials().size(), 2u) << slower;
+    } else {
+      EXPECT_EQ(tuner.trials().size(), 1u) << slower;
+      EXPECT_FALSE(tuner.ends_measurement(5));
+      EXPECT_TRUE(tuner.ends_measurement(6));
+      tuner.measured(6, 6.0 * slower);
+      ASSERT_EQ(tuner.trials().size(), 2u) << slower;
+    }
+    EXPECT_EQ(tuner.trials()[1].seconds_per_step, slower);
+    ASSERT_TRUE(tuner.chosen()) << slower;
+    EXPECT_EQ(tuner.chosen()->steps, 2);
+  }
 }
 
 // Each chain of a step measures every block size and a launch per kernel
