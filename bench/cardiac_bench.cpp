@@ -50,7 +50,7 @@ namespace {
 
 using namespace strata;
 using bench::HostExec;
-using Update = cardiac::CardiacStep;
+using Update = cardiac::CardiacStep<>;
 
 constexpr double bytes_per_cell_step = 32.0;
 const WallCondition no_flux{WallKind::Neumann, 0.0};
@@ -61,7 +61,7 @@ Update cardiac_update(const Box& owned) {
   const std::array<double, 3> spacing{h, h, h};
   const cardiac::CardiacParams p;
   const double dt = 0.8 * cardiac::stable_dt(p, spacing);
-  return Update{Diffusion7(p.diffusion, dt, spacing), cardiac::AlievPanfilov(dt, p), true};
+  return Update{Diffusion7(p.diffusion, dt, spacing), cardiac::AlievPanfilov(dt, p)};
 }
 
 //! e in [0, 1] and r in [0, 0.2], varying from cell to cell.

@@ -30,7 +30,7 @@ class Cardiac final : public HybridSimulation<DeviceExec, HostExec> {
   using Base::domain_;
 
  public:
-  static constexpr int reach = CardiacStep::reach;
+  static constexpr int reach = CardiacStep<>::reach;
   static constexpr bool time_tiled = true;
   static constexpr bool picks_dt = false;  //!< no: dt from time.dt or time.cfl
   enum FieldId { E = 0, E_NEXT = 1, R = 2, R_NEXT = 3 };
@@ -121,9 +121,12 @@ void Cardiac<DeviceExec, HostExec>::advance_steps(double time, double dt, int st
     stimulate(mid_x, mid_y, false);
     s2_pending_ = false;
   }
-  domain_.advance(CardiacStep{Diffusion7(params_.diffusion, dt, spacing_), AlievPanfilov(dt, params_),
-                              params_.reaction},
-                  steps, timers);
+  const Diffusion7 diffusion(params_.diffusion, dt, spacing_);
+  const AlievPanfilov reaction(dt, params_);
+  if (params_.reaction)
+    domain_.advance(CardiacStep<true>{diffusion, reaction}, steps, timers);
+  else
+    domain_.advance(CardiacStep<false>{diffusion, reaction}, steps, timers);
 }
 
 template <class DeviceExec, class HostExec>
