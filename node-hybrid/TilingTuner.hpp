@@ -8,7 +8,7 @@
 //! and the first cycle runs slower), or of a quarter of them where those
 //! already run `clearly_slower` than the fastest so far (a short cycle far
 //! from the best, one-step cycles at twice its time, would otherwise cost
-//! the run most of the search's steps); from the start, the search measures the neighbours
+//! the run much of the search's cost); from the start, the search measures the neighbours
 //! of the fastest candidate so far (twice and half the steps, twice and
 //! half the rows, twice both and half both; one cycle length at a time), moving to the
 //! fastest measured, and stops where none is faster and every cycle length
