@@ -70,23 +70,21 @@ void TilingTuner::measured(int steps, double seconds) {
     --warmup_left_;
     return;
   }
+  const int check = next_check();
   measured_seconds_ += seconds;
   measured_steps_ += steps;
-  if (measured_steps_ < next_check()) return;
+  if (measured_steps_ < check) return;
   const double per_step = measured_seconds_ / measured_steps_;
-  if (measured_steps_ < min_steps_ && !(per_step > clearly_slower * fastest_seconds())) {
-    quarter_checked_ = true;
-    return;
-  }
+  if (measured_steps_ < min_steps_ && !(per_step > clearly_slower * seconds_.at(fastest_measured()))) return;
   measured_steps_ = 0;
   measured_seconds_ = 0.0;
-  quarter_checked_ = false;
   record(per_step);
 }
 
-double TilingTuner::fastest_seconds() const {
-  double fastest = seconds_.begin()->second;
-  for (const auto& [p, seconds] : seconds_) fastest = std::min(fastest, seconds);
+TilingTuner::Point TilingTuner::fastest_measured() const {
+  Point fastest = centre_;
+  for (const auto& [p, seconds] : seconds_)
+    if (seconds < seconds_.at(fastest)) fastest = p;
   return fastest;
 }
 
@@ -107,9 +105,7 @@ void TilingTuner::record(double per_step) {
 
 void TilingTuner::search_on() {
   for (;;) {
-    Point fastest = centre_;
-    for (const auto& [p, seconds] : seconds_)
-      if (seconds < seconds_.at(fastest)) fastest = p;
+    const Point fastest = fastest_measured();
     const bool moved = fastest != centre_;
     centre_ = fastest;
     for (const Point& p : neighbours(centre_))

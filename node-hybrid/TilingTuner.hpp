@@ -117,8 +117,13 @@ class TilingTuner {
   void record(double per_step);
   // Steps measured at which the current measurement is looked at next:
   // its first quarter, where another candidate has been measured, then all.
-  int next_check() const { return seconds_.empty() || quarter_checked_ ? min_steps_ : (min_steps_ + 3) / 4; }
-  double fastest_seconds() const;
+  int next_check() const {
+    const int quarter = (min_steps_ + 3) / 4;
+    return seconds_.empty() || measured_steps_ >= quarter ? min_steps_ : quarter;
+  }
+  // The fastest point measured, the centre where others tie with it (the
+  // centre is measured once anything is).
+  Point fastest_measured() const;
 
   std::vector<int> steps_, rows_;
   int min_steps_;
@@ -131,7 +136,6 @@ class TilingTuner {
   double chosen_seconds_ = 0.0;
   int warmup_left_ = 1, measured_steps_ = 0;
   double measured_seconds_ = 0.0;
-  bool quarter_checked_ = false;  // the current measurement's first quarter was not clearly slower
   bool adopted_ = false;
   int resumed_ = 0;
 };
