@@ -9,6 +9,14 @@
 //! In the row form (host spaces' own) threads take contiguous runs of rows
 //! with an inner i loop (vectorised for one operation); in the cell form
 //! (devices') a flat range of the box's cells, a cell per thread, i fastest.
+//!
+//! A value may have a cheap form (`has_cheap_form`): besides
+//! `value(i, j, k)`, valid on every cell, `value.cheap(i, j, k)` says where
+//! `value.cheap_value(i, j, k)` gives the same result and stores with less
+//! work. A cell takes it where `cheap` holds; in the row form, where it holds
+//! on a whole run of `cheap_run_cells` cells of a row (a vectorised loop
+//! gains nothing from a per-cell choice), and for minima and maxima only:
+//! a sum's runs taken apart would add in another order.
 
 #include "framework/Box.hpp"
 #include "framework/Error.hpp"
@@ -21,9 +29,25 @@
 
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace strata {
+
+//! Whether `Value` has a cheap form: `bool cheap(i, j, k)` and
+//! `double cheap_value(i, j, k)`, equal bit for bit to `value(i, j, k)`
+//! (stores included) wherever `cheap` holds.
+template <class Value, class = void>
+struct HasCheapForm : std::false_type {};
+template <class Value>
+struct HasCheapForm<Value, std::void_t<decltype(std::declval<const Value&>().cheap(0, 0, 0)),
+                                       decltype(std::declval<const Value&>().cheap_value(0, 0, 0))>>
+    : std::true_type {};
+template <class Value>
+constexpr bool has_cheap_form = HasCheapForm<Value>::value;
+
+//! Cells of a row run that takes a value's cheap form as a whole.
+constexpr int cheap_run_cells = 16;
 
 //! Reduction operations: identity, how two partial results combine, and the
 //! MPI operation that combines ranks' results.
@@ -89,8 +113,9 @@ STRATA_INLINE_KERNEL double reduce_row(Sum, int ilo, int ihi, int j, int k, cons
   return acc;
 }
 
+// The vectorised row loops of a maximum and a minimum.
 template <class Value>
-STRATA_INLINE_KERNEL double reduce_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
+STRATA_INLINE_KERNEL double extremum_of_row(Max, int ilo, int ihi, int j, int k, const Value& value) {
   const Value f = value;
   double acc = Max::identity();
 #pragma omp simd reduction(max : acc)
@@ -102,7 +127,7 @@ STRATA_INLINE_KERNEL double reduce_row(Max, int ilo, int ihi, int j, int k, cons
 }
 
 template <class Value>
-STRATA_INLINE_KERNEL double reduce_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
+STRATA_INLINE_KERNEL double extremum_of_row(Min, int ilo, int ihi, int j, int k, const Value& value) {
   const Value f = value;
   double acc = Min::identity();
 #pragma omp simd reduction(min : acc)
@@ -111,6 +136,53 @@ STRATA_INLINE_KERNEL double reduce_row(Min, int ilo, int ihi, int j, int k, cons
     acc = v < acc ? v : acc;
   }
   return acc;
+}
+
+// A value with a cheap form as its cheap form alone, or as its full one
+// alone (neither has a cheap form).
+template <class Value>
+struct CheapForm {
+  Value value;
+  KOKKOS_FORCEINLINE_FUNCTION double operator()(int i, int j, int k) const { return value.cheap_value(i, j, k); }
+};
+template <class Value>
+struct FullForm {
+  Value value;
+  KOKKOS_FORCEINLINE_FUNCTION double operator()(int i, int j, int k) const { return value(i, j, k); }
+};
+
+// Op (Min or Max) over a row in runs of cheap_run_cells cells, each run in
+// the cheap form where it holds on every cell of the run, else in full.
+template <class Op, class Value>
+STRATA_INLINE_KERNEL double extremum_in_runs(Op op, int ilo, int ihi, int j, int k, const Value& value) {
+  const Value f = value;
+  double acc = Op::identity();
+  for (int run = ilo; run < ihi; run += cheap_run_cells) {
+    const int end = run + cheap_run_cells < ihi ? run + cheap_run_cells : ihi;
+    int all_cheap = 1;
+#pragma omp simd reduction(& : all_cheap)
+    for (int i = run; i < end; ++i) all_cheap &= int(f.cheap(i, j, k));
+    acc = Op::combine(acc, all_cheap ? extremum_of_row(op, run, end, j, k, CheapForm<Value>{f})
+                                     : extremum_of_row(op, run, end, j, k, FullForm<Value>{f}));
+  }
+  return acc;
+}
+
+template <class Op, class Value, class = std::enable_if_t<std::is_same_v<Op, Max> || std::is_same_v<Op, Min>>>
+STRATA_INLINE_KERNEL double reduce_row(Op op, int ilo, int ihi, int j, int k, const Value& value) {
+  if constexpr (has_cheap_form<Value>)
+    return extremum_in_runs(op, ilo, ihi, j, k, value);
+  else
+    return extremum_of_row(op, ilo, ihi, j, k, value);
+}
+
+// A cell's value, in its cheap form where that holds.
+template <class Value>
+KOKKOS_FORCEINLINE_FUNCTION double cell_value(const Value& value, int i, int j, int k) {
+  if constexpr (has_cheap_form<Value>)
+    return value.cheap(i, j, k) ? value.cheap_value(i, j, k) : value(i, j, k);
+  else
+    return value(i, j, k);
 }
 
 // Component N of a value with several components. N is a constant so that,
@@ -261,7 +333,8 @@ double reduce_over_cells(const ExecSpace& exec, const Box& box, const Value& val
         reducer);
   } else {
     Impl::reduce_cells<double>(
-        exec, box, KOKKOS_LAMBDA(int i, int j, int k, double& acc) { acc = Op::combine(acc, value(i, j, k)); },
+        exec, box,
+        KOKKOS_LAMBDA(int i, int j, int k, double& acc) { acc = Op::combine(acc, Impl::cell_value(value, i, j, k)); },
         reducer);
   }
   return result;

@@ -27,6 +27,18 @@ struct Viscosity {
     return u(i, j, k + side) + u(i + 1, j, k + side) + u(i, j + 1, k + side) + u(i + 1, j + 1, k + side);
   }
 
+  //! The rate at which cell (i, j, k) grows in volume: its faces' normal
+  //! velocities (each the sum over the face's four nodes) by the faces' areas.
+  KOKKOS_FORCEINLINE_FUNCTION double divergence(int i, int j, int k) const {
+    return (mesh.xarea() * (face_sum(xvel0, i, j, k, 0, 1) - face_sum(xvel0, i, j, k, 0, 0)) +
+            mesh.yarea() * (face_sum(yvel0, i, j, k, 1, 1) - face_sum(yvel0, i, j, k, 1, 0))) +
+           mesh.zarea() * (face_sum(zvel0, i, j, k, 2, 1) - face_sum(zvel0, i, j, k, 2, 0));
+  }
+
+  //! Whether cell (i, j, k) is not under compression: its viscosity is
+  //! then 0, whatever its pressure gradient.
+  KOKKOS_INLINE_FUNCTION bool expanding(int i, int j, int k) const { return divergence(i, j, k) >= 0.0; }
+
   KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const {
     const double dx = mesh.dx, dy = mesh.dy, dz = mesh.dz;
     const double ugradx1 = face_sum(xvel0, i, j, k, 0, 0), ugradx2 = face_sum(xvel0, i, j, k, 0, 1);
@@ -39,8 +51,7 @@ struct Viscosity {
     const double wgrady1 = face_sum(zvel0, i, j, k, 1, 0), wgrady2 = face_sum(zvel0, i, j, k, 1, 1);
     const double wgradz1 = face_sum(zvel0, i, j, k, 2, 0), wgradz2 = face_sum(zvel0, i, j, k, 2, 1);
 
-    const double div = (mesh.xarea() * (ugradx2 - ugradx1) + mesh.yarea() * (vgrady2 - vgrady1)) +
-                       mesh.zarea() * (wgradz2 - wgradz1);
+    const double div = divergence(i, j, k);
     const double xx = 0.25 * (ugradx2 - ugradx1) / dx;
     const double yy = 0.25 * (vgrady2 - vgrady1) / dy;
     const double zz = 0.25 * (wgradz2 - wgradz1) / dz;

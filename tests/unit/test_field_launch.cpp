@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <fstream>
@@ -342,6 +343,69 @@ TYPED_TEST(FieldLaunch, ReductionsOverCells) {
     EXPECT_EQ((reduce_over_cells<Min, Sum, Max, Sum>(Exec(), empty, ProductMinusKFourTimes{}, form)),
               (std::array<double, 4>{Min::identity(), 0.0, Max::identity(), 0.0}))
         << name;
+  });
+}
+
+// A value with a cheap form that, against the contract, differs from its
+// full one by Mark where it is taken, so a reduction shows which cells took
+// it. Cheap everywhere but on every 19th cell of a diagonal pattern: some
+// runs of a row hold no such cell, others one.
+template <int Mark>
+struct MarkedCheapForm {
+  KOKKOS_INLINE_FUNCTION double operator()(int i, int j, int k) const { return i + 0.25 * j - k; }
+  KOKKOS_INLINE_FUNCTION bool cheap(int i, int j, int k) const { return (i + 5 * j + 11 * k + 190) % 19 != 0; }
+  KOKKOS_INLINE_FUNCTION double cheap_value(int i, int j, int k) const { return (*this)(i, j, k) + Mark; }
+};
+static_assert(has_cheap_form<MarkedCheapForm<1>>);
+static_assert(!has_cheap_form<ProductMinusK>);
+
+// Op over `box` as the row form takes cheap forms (a run of cheap_run_cells
+// cells from the row's start, cheap where every cell of it is) or as the
+// cell form does (cheap where the cell is).
+template <class Op, class Value>
+double reduce_marked(const Box& box, const Value& value, bool by_runs) {
+  double acc = Op::identity();
+  for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+    for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+      for (int run = box.lo[X]; run < box.hi[X]; run += cheap_run_cells) {
+        const int end = std::min(run + cheap_run_cells, box.hi[X]);
+        bool all_cheap = true;
+        for (int i = run; i < end; ++i) all_cheap = all_cheap && value.cheap(i, j, k);
+        for (int i = run; i < end; ++i)
+          acc = Op::combine(acc, (by_runs ? all_cheap : value.cheap(i, j, k)) ? value.cheap_value(i, j, k)
+                                                                              : value(i, j, k));
+      }
+  return acc;
+}
+
+// Maxima and minima take a value's cheap form where it holds: per cell in
+// the cell form, per whole run of a row in the row form. Each row alone (a
+// maximum shows its last cell taken cheap, a minimum its first), rows that
+// start at several offsets, and the whole box. A sum's row form adds every
+// cell in full (its runs taken apart would add in another order).
+TYPED_TEST(FieldLaunch, ReductionsTakeCheapFormsWhereTheyHold) {
+  using Exec = TypeParam;
+  const Box box{{-5, 0, 1}, {43, 3, 3}};
+  const MarkedCheapForm<1000> raised;
+  const MarkedCheapForm<-1000> lowered;
+  test::for_each_launch_form<Exec>([&](auto form) {
+    const bool by_runs = decltype(form)::value == LaunchForm::Rows;
+    const char* name = test::launch_form_name(form);
+    for (int k = box.lo[Z]; k < box.hi[Z]; ++k)
+      for (int j = box.lo[Y]; j < box.hi[Y]; ++j)
+        for (const int ilo : {-5, 2, 20}) {
+          const Box row{{ilo, j, k}, {box.hi[X], j + 1, k + 1}};
+          EXPECT_EQ(reduce_over_cells<Max>(Exec(), row, raised, form), reduce_marked<Max>(row, raised, by_runs))
+              << name << " row " << j << ", " << k << " from " << ilo;
+          EXPECT_EQ(reduce_over_cells<Min>(Exec(), row, lowered, form), reduce_marked<Min>(row, lowered, by_runs))
+              << name << " row " << j << ", " << k << " from " << ilo;
+        }
+    EXPECT_EQ(reduce_over_cells<Max>(Exec(), box, raised, form), reduce_marked<Max>(box, raised, by_runs)) << name;
+    EXPECT_EQ(reduce_over_cells<Min>(Exec(), box, lowered, form), reduce_marked<Min>(box, lowered, by_runs)) << name;
+    // Sums of multiples of 1/4: exact in any order.
+    const double sum = by_runs ? reduce_marked<Sum>(box, MarkedCheapForm<0>(), false)
+                               : reduce_marked<Sum>(box, raised, false);
+    EXPECT_EQ(reduce_over_cells<Sum>(Exec(), box, raised, form), sum) << name;
   });
 }
 
