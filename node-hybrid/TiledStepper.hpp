@@ -164,7 +164,8 @@ class TiledStepper {
           << " from the tune cache (an earlier run's measurement; STRATA_RETUNE=1 measures again)\n";
     } else if (tuner_.chosen()) {
       out << "time tiling: " << choice_text(*tuner_.chosen()) << ", chosen from " << tuner_.candidates()
-          << " candidates measured here" << resumed_text() << " (seconds per step:";
+          << " candidates measured here" << resumed_text()
+          << " (seconds per step in the order measured, close calls twice:";
       const char* separator = " ";
       for (const TilingTuner::Trial& t : tuner_.trials()) {
         out << separator << choice_text(t.choice) << ": " << t.seconds_per_step;
