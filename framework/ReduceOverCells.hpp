@@ -46,7 +46,9 @@ struct HasCheapForm<Value, std::void_t<decltype(std::declval<const Value&>().che
 template <class Value>
 constexpr bool has_cheap_form = HasCheapForm<Value>::value;
 
-//! Cells of a row run that takes a value's cheap form as a whole.
+//! Cells of a row run that takes a value's cheap form as a whole: two
+//! AVX-512 vectors or four AVX2 ones, and few enough that a feature a few
+//! cells wide (a shock front) sends few cells to the full form.
 constexpr int cheap_run_cells = 16;
 
 //! Reduction operations: identity, how two partial results combine, and the
