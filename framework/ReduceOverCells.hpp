@@ -10,7 +10,7 @@
 //! with an inner i loop (vectorised for one operation); in the cell form
 //! (devices') a flat range of the box's cells, a cell per thread, i fastest.
 //!
-//! A value may have a cheap form (`has_cheap_form`): besides
+//! A value of one component may have a cheap form (`has_cheap_form`): besides
 //! `value(i, j, k)`, valid on every cell, `value.cheap(i, j, k)` says where
 //! `value.cheap_value(i, j, k)` gives the same result and stores with less
 //! work. A cell takes it where `cheap` holds; in the row form, where it holds
