@@ -140,17 +140,11 @@ STRATA_INLINE_KERNEL double extremum_of_row(Min, int ilo, int ihi, int j, int k,
   return acc;
 }
 
-// A value with a cheap form as its cheap form alone, or as its full one
-// alone (neither has a cheap form).
+// A value with a cheap form as its cheap form alone.
 template <class Value>
 struct CheapForm {
   Value value;
   KOKKOS_FORCEINLINE_FUNCTION double operator()(int i, int j, int k) const { return value.cheap_value(i, j, k); }
-};
-template <class Value>
-struct FullForm {
-  Value value;
-  KOKKOS_FORCEINLINE_FUNCTION double operator()(int i, int j, int k) const { return value(i, j, k); }
 };
 
 // Op (Min or Max) over a row in runs of cheap_run_cells cells, each run in
@@ -165,7 +159,7 @@ STRATA_INLINE_KERNEL double extremum_in_runs(Op op, int ilo, int ihi, int j, int
 #pragma omp simd reduction(& : all_cheap)
     for (int i = run; i < end; ++i) all_cheap &= int(f.cheap(i, j, k));
     acc = Op::combine(acc, all_cheap ? extremum_of_row(op, run, end, j, k, CheapForm<Value>{f})
-                                     : extremum_of_row(op, run, end, j, k, FullForm<Value>{f}));
+                                     : extremum_of_row(op, run, end, j, k, f));
   }
   return acc;
 }

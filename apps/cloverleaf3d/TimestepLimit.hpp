@@ -54,8 +54,8 @@ struct TimestepLimit {
 
 //! Each cell's viscosity, stored, and its time-step limit, returned (for a
 //! minimum over the cells). Its cheap form (framework/ReduceOverCells.hpp)
-//! is a cell's outside compression: no viscosity, so none of its
-//! divisions, which are most of the pass's arithmetic.
+//! holds where a cell is not under compression: viscosity 0, without its
+//! velocity gradients, pressure reads and divisions.
 struct ViscousTimestepLimit {
   Viscosity viscosity;
   TimestepLimit limit;
