@@ -2,6 +2,7 @@
 
 #include "framework/ExecutionSpaces.hpp"
 #include "framework/MachineModel.hpp"
+#include "node-hybrid/ChainTuner.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "node-hybrid/TuneCache.hpp"
 
@@ -107,6 +108,19 @@ HybridSettings hybrid_settings(const std::string& app, const NodeConfig& node, c
     hybrid.on_tuned = [cache, key](int planes, double seconds) { cache.store(key, TuneEntry{planes, seconds}); };
     if (cache.enabled())
       hybrid.on_share_progress = [cache, key](const std::vector<double>& m) { cache.store_progress(key, m); };
+  }
+  // Chains measured on a split the deck fixes: each chain's choice by its
+  // place in the step (one the share tuner moves is measured anew each run).
+  if (!node.chain_tiling.planes && !share.automatic) {
+    const std::string key = "chain share=" + std::to_string(share.value) + machine;
+    const auto chain_key = [key](int n) { return key + " chain=" + std::to_string(n); };
+    hybrid.chain_choices.cached = [cache, chain_key](int n) -> std::optional<int> {
+      const auto entry = cache.lookup(chain_key(n), [](const TuneEntry& e) { return ChainTuner::is_candidate(e.value); });
+      return entry ? std::optional<int>(entry->value) : std::nullopt;
+    };
+    hybrid.chain_choices.on_chosen = [cache, chain_key](int n, int planes, double seconds) {
+      cache.store(chain_key(n), TuneEntry{planes, seconds});
+    };
   }
   if (tiling.tiled()) {
     hybrid.tiling = tiling;

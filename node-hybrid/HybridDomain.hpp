@@ -62,7 +62,7 @@ class HybridDomain {
         slabs_(decomposition, settings_, measurement_.controller().plan().host_planes,
                ghost_layers(settings, tiling_.steps_per_exchange()), device_exec, host_exec),
         kernels_(slabs_, measurement_, settings.device_kernel_repeats),
-        chain_(slabs_, measurement_, settings.chain_tiling.planes),
+        chain_(slabs_, measurement_, settings.chain_tiling.planes, settings.chain_choices),
         sweeps_(settings_, slabs_, halos_, kernels_) {
     halos_.split(slabs_);
   }

@@ -10,6 +10,7 @@
 #include "framework/Stagger.hpp"
 #include "framework/TimeTilingSettings.hpp"
 #include "halo/WallGhosts.hpp"
+#include "node-hybrid/ChainTuner.hpp"
 #include "node-hybrid/ChunkPlan.hpp"
 #include "node-hybrid/ShareController.hpp"
 #include "node-hybrid/TilingTuner.hpp"
@@ -69,6 +70,8 @@ struct HybridSettings {
   //! Called after each trial of a search not yet finished, e.g. to cache them for the next run.
   std::function<void(const std::vector<TilingTuner::Trial>&)> on_tiling_progress;
   ChainTilingSettings chain_tiling;  //!< the deck's chain_tiling (HybridDomain::chain)
+  //! Measured chains' choices of earlier runs, and where this run's go (tune cache).
+  ChainChoices chain_choices;
   WallCondition wall;               //!< on every physical wall
   int device_kernel_repeats = 1;    //!< test hook: run the device slab's kernels k times
   //! Test hook: an in-core device slab as on a GPU: its cycles as tiling.device

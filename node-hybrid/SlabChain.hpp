@@ -37,8 +37,9 @@ SlabKernel<Range, MakeKernel> slab_kernel(Range range, PlaneReach reach, MakeKer
 template <class DeviceExec, class HostExec>
 class SlabChain {
  public:
-  SlabChain(HybridSlabs<DeviceExec, HostExec>& slabs, ShareMeasurement& measurement, std::optional<int> planes)
-      : slabs_(slabs), measurement_(measurement), tuner_(planes) {}
+  SlabChain(HybridSlabs<DeviceExec, HostExec>& slabs, ShareMeasurement& measurement, std::optional<int> planes,
+            ChainChoices choices = {})
+      : slabs_(slabs), measurement_(measurement), tuner_(planes, std::move(choices)) {}
 
   //! Appends the kernel `make_kernel(fields)` builds for each slab, over
   //! `range(cells)` (a box or a few) as HybridDomain::launch takes them,

@@ -62,8 +62,9 @@ const io::DeckKey chain_tiling_planes =
                "exchanges) on host cores. Every kernel of the chain computes a block's planes before the next "
                "block, so the block's fields stay in cache; bit-identical for any value "
                "([cloverleaf.md](cloverleaf.md)). `auto`: 1, 2, 4, 8, 16 planes, the whole slab and a launch per "
-               "kernel are measured per chain on the run's first steps and the fastest kept; 0: a launch per "
-               "kernel (kernels the app fuses as one), as a GPU's slab runs them");
+               "kernel are measured per chain on the run's first steps and the fastest kept, remembered in "
+               "`hybrid.tune_cache` where `hybrid.cpu_share` is a number; 0: a launch per kernel (kernels the app "
+               "fuses as one), as a GPU's slab runs them");
 
 }  // namespace keys
 

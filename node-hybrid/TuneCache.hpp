@@ -1,7 +1,7 @@
 #pragma once
 //! \file TuneCache.hpp
-//! Tuned choices remembered between runs: CPU shares (host planes) and the
-//! steps of a tiled cycle. An entry is keyed by everything that changes the
+//! Tuned choices remembered between runs: CPU shares (host planes), the
+//! steps of a tiled cycle and the planes per block of each kernel chain. An entry is keyed by everything that changes the
 //! answer: what is tuned, app, the rank's local grid, halo depth, the faces
 //! that exchange a halo, a device budget the deck gives, host threads, CPU
 //! and device models, and the Strata and Kokkos versions. A different key
@@ -20,8 +20,8 @@
 namespace strata {
 
 struct TuneEntry {
-  int value = 0;  //!< host planes of a CPU share, or steps per tiled cycle
-  double seconds_per_step = 0.0;
+  int value = 0;  //!< host planes of a CPU share, steps per tiled cycle, or a chain's planes per block
+  double seconds_per_step = 0.0;  //!< (a chain's entry: the chain's fastest seconds)
   int rows = 0;  //!< rows per host tile of a tiling choice
 };
 

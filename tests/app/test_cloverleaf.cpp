@@ -3,6 +3,7 @@
 #include "io/ParallelHdf5.hpp"
 #include "node-hybrid/SlabSplit.hpp"
 #include "tests/BlockCompare.hpp"
+#include "tests/CheckpointFiles.hpp"
 #include "tests/CloverSummaries.hpp"
 #include "tests/DriverRun.hpp"
 #include "tests/ExecSpaces.hpp"
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -334,6 +336,40 @@ TEST(CloverLeafReference, TestProblem1MatchesThePublishedSummary) {
     EXPECT_EQ(yaml_rows[r].step, rows[r].step);
     EXPECT_EQ(yaml_rows[r].totals, rows[r].totals);
   }
+}
+
+// Kernel chains measured on a run's first steps keep their choices in the
+// tune cache: a second run of the deck on the same machine and split takes
+// them without measuring (on one rank the first run's own), and prints the
+// same summaries.
+TEST(CloverLeafReference, TheTuneCacheKeepsTheChainsChoices) {
+  if (test::world_size() > 5) GTEST_SKIP() << "10 cells along x for at most 5 ranks";
+  const std::string dir = test::scratch_dir("cloverleaf", "chain_cache");
+  const auto args = [&](const std::string& run) {
+    return std::vector<std::string>{data_dir + "/../inputs/clover_test1.in",
+                                    "--set", "decomposition.dims=[" + std::to_string(test::world_size()) + ",1,1]",
+                                    "--set", "hybrid.cpu_share=0.5",
+                                    "--set", "hybrid.tune_cache=" + dir + "/cache",
+                                    "--set", "output.dir=" + dir + "/" + run};
+  };
+  const test::DriverRun measured = test::run_driver(MPI_COMM_WORLD, args("measured"));
+  ASSERT_EQ(measured.code, 0) << measured.err;
+  const test::DriverRun cached = test::run_driver(MPI_COMM_WORLD, args("cached"));
+  ASSERT_EQ(cached.code, 0) << cached.err;
+  if (test::world_rank() != 0) return;
+  const std::regex chosen("kernel chains: planes per block((?: [0-9a-z]+)+) \\(the step's 5 chains, none: a launch "
+                          "per kernel; chosen from 7 candidates measured here\\)");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(measured.out, m, chosen)) << measured.out;
+  // Ranks of one box size share its entries: the last to measure wrote them.
+  const std::string taken = test::world_size() == 1 ? m[1].str() : "";
+  EXPECT_NE(cached.out.find(taken + " (the step's 5 chains, none: a launch per kernel; from the tune cache"),
+            std::string::npos)
+      << cached.out;
+  const std::vector<SummaryRow> first = summary_rows(measured.out), second = summary_rows(cached.out);
+  ASSERT_FALSE(first.empty()) << measured.out;
+  ASSERT_EQ(second.size(), first.size());
+  for (std::size_t r = 0; r < first.size(); ++r) EXPECT_EQ(second[r].totals, first[r].totals) << "row " << r;
 }
 
 // visit_frequency output: every 25 steps an HDF5 file of the cell fields and

@@ -553,6 +553,45 @@ TEST(TilingTuner, CutsAClearlySlowerCandidateShort) {
 // Each chain of a step measures every block size and a launch per kernel
 // twice, and keeps its own fastest: here chain 0 is fastest in blocks
 // of 4 planes, chain 1 as a launch per kernel.
+// A chain an earlier run measured (the tune cache) takes its choice
+// without measuring; a chain measured here hands its choice on once.
+TEST(ChainTuner, TakesEarlierChoicesAndHandsOnItsOwn) {
+  std::vector<std::pair<int, int>> handed_on;
+  ChainChoices choices;
+  choices.cached = [](int n) { return n == 0 ? std::optional<int>(8) : std::nullopt; };
+  choices.on_chosen = [&](int n, int planes, double seconds) {
+    handed_on.push_back({n, planes});
+    EXPECT_EQ(seconds, 1.0);
+  };
+  ChainTuner tuner(std::nullopt, choices);
+  std::map<int, int> runs_of[2];
+  for (int step = 0; step < 20; ++step) {
+    tuner.begin_step();
+    for (int chain = 0; chain < 2; ++chain) {
+      const int planes = tuner.planes();
+      ++runs_of[chain][planes];
+      tuner.measured(planes == 2 ? 1.0 : 2.0, true);
+    }
+  }
+  EXPECT_EQ(runs_of[0], (std::map<int, int>{{8, 20}})) << "the cached chain measures nothing";
+  EXPECT_EQ(runs_of[1].size(), 7u) << "the other measures every candidate";
+  ASSERT_EQ(handed_on.size(), 1u);
+  EXPECT_EQ(handed_on[0], (std::pair<int, int>{1, 2}));
+  EXPECT_EQ(tuner.summary(),
+            "kernel chains: planes per block 8 2 (the step's 2 chains, none: a launch per kernel; 1 from the tune "
+            "cache, the rest chosen from 7 candidates measured here)\n");
+
+  ChainTuner all_cached(std::nullopt, {[](int) { return std::optional<int>(ChainTuner::whole_slab); }, nullptr});
+  all_cached.begin_step();
+  EXPECT_EQ(all_cached.planes(), ChainTuner::whole_slab);
+  all_cached.measured(1.0, true);
+  EXPECT_EQ(all_cached.summary(),
+            "kernel chains: planes per block slab (the step's 1 chains, none: a launch per kernel; from the tune "
+            "cache (an earlier run's measurement; STRATA_RETUNE=1 measures again))\n");
+  EXPECT_TRUE(ChainTuner::is_candidate(ChainTuner::launch_per_kernel));
+  EXPECT_FALSE(ChainTuner::is_candidate(3));
+}
+
 TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
   const auto seconds = [](int chain, int planes) {
     if (chain == 0) return planes == 4 ? 1.0 : 2.0;
