@@ -8,9 +8,10 @@
 //! which block keeps a chain's fields in cache, and whether any pays for
 //! its barriers, depends on the caches of the processor at hand and on the
 //! chain. A block size changes no result (a chain is exact for every one,
-//! and as a launch per kernel), so ranks choose on their own. A chain's
-//! choice goes to the tune cache, from which a later run of the same box
-//! and split takes it without measuring (ChainChoices).
+//! and as a launch per kernel), so ranks choose on their own. Where the
+//! deck fixes the split, a chain's choice goes to the tune cache, from
+//! which a later run of the same box takes it without measuring
+//! (ChainChoices, filled in by node-hybrid/HybridDeck.cpp).
 
 #include <functional>
 #include <optional>
