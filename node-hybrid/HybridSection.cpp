@@ -35,9 +35,8 @@ const io::DeckKey hybrid_tune_cache =
     io::DeckKey("hybrid.tune_cache", K::String)
         .defaults_to("`$XDG_CACHE_HOME/strata/tune` or `~/.cache/strata/tune`")
         .means("directory of remembered tuned choices (CPU shares, time tilings, kernel chains' blocks), and of the "
-               "measurements of a "
-               "tuning a run ended before it finished, which the next run goes on from; `\"\"` disables it; "
-               "`STRATA_RETUNE=1` (any value but 0) ignores it");
+               "measurements of a tuning a run ended before it finished, which the next run goes on from; `\"\"` "
+               "disables it; `STRATA_RETUNE=1` (any value but 0) ignores it");
 const io::DeckKey hybrid_rebalance_every =
     io::DeckKey("hybrid.rebalance_every", K::Integer)
         .defaults(HybridConfig{}.rebalance_every)

@@ -1,13 +1,15 @@
 #pragma once
 //! \file TuneCache.hpp
 //! Tuned choices remembered between runs: CPU shares (host planes), the
-//! steps of a tiled cycle and the planes per block of each kernel chain. An entry is keyed by everything that changes the
-//! answer: what is tuned, app, the rank's local grid, halo depth, the faces
-//! that exchange a halo, a device budget the deck gives, host threads, CPU
-//! and device models, and the Strata and Kokkos versions. A different key
-//! is a miss, so changing any of them retunes; deleting the directory (or
-//! STRATA_RETUNE set to anything but 0) forces it. One small file per key, written under a
-//! temporary name and renamed, so ranks sharing a directory never see half a file.
+//! steps of a tiled cycle and the planes per block of each kernel chain.
+//! An entry is keyed by everything that changes the answer: what is tuned,
+//! app, the rank's local grid, halo depth, the faces that exchange a halo,
+//! a device budget the deck gives, host threads, CPU and device models,
+//! and the Strata and Kokkos versions. A different key is a miss, so
+//! changing any of them retunes; deleting the directory (or STRATA_RETUNE
+//! set to anything but 0) forces it. One small file per key, written under
+//! a temporary name and renamed, so ranks sharing a directory never see
+//! half a file.
 //! A search that a run's end cut short leaves its measurements beside the
 //! key ("progress"), so that the next run goes on from them instead of
 //! starting over: short runs of one deck finish a search between them.

@@ -550,9 +550,6 @@ TEST(TilingTuner, CutsAClearlySlowerCandidateShort) {
   }
 }
 
-// Each chain of a step measures every block size and a launch per kernel
-// twice, and keeps its own fastest: here chain 0 is fastest in blocks
-// of 4 planes, chain 1 as a launch per kernel.
 // A chain an earlier run measured (the tune cache) takes its choice
 // without measuring; a chain measured here hands its choice on once.
 TEST(ChainTuner, TakesEarlierChoicesAndHandsOnItsOwn) {
@@ -592,6 +589,9 @@ TEST(ChainTuner, TakesEarlierChoicesAndHandsOnItsOwn) {
   EXPECT_FALSE(ChainTuner::is_candidate(3));
 }
 
+// Each chain of a step measures every block size and a launch per kernel
+// twice, and keeps its own fastest: here chain 0 is fastest in blocks
+// of 4 planes, chain 1 as a launch per kernel.
 TEST(ChainTuner, KeepsEachChainsFastestALaunchPerKernelIncluded) {
   const auto seconds = [](int chain, int planes) {
     if (chain == 0) return planes == 4 ? 1.0 : 2.0;
