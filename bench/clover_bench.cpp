@@ -2,7 +2,8 @@
 //! its seconds, share of the step and effective bandwidth, beside the copy
 //! bandwidth measured in the same run. Bytes are counted as OPS counts them:
 //! every field a kernel reads or writes moves 8 bytes per cell (16 when it
-//! reads and writes it), per launch. Halo and wall phases are timed only.
+//! reads and writes it), per launch; a chain's phase counts its kernels'.
+//! Halo and wall phases are timed only.
 //! The deck runs four times in the same process, alternated: with its
 //! kernel chains as the deck's chain_tiling says (measured blocks by
 //! default), then a launch per kernel (chain_tiling.planes 0, as a GPU
@@ -44,9 +45,11 @@ const std::map<std::string, double> fields_per_cell = {
     {"PdV predictor", 8.0},             // 7 in, pressure out
     {"lagrangian chain", 9.0 + 12.0 + 9.0},  // accelerate (6 in, 3 out), PdV corrector (10 in, 2 out),
                                              // flux calc (3 x (2 velocities in, 1 flux out))
-    {"advection chains", 3 * (11.0 + 30.0) + 4.0},  // per axis: cells (volume 4, fluxes and update 7 (4 in,
-                                                    // 3 out)), momentum (volume 4, node flux 2, node mass 5,
-                                                    // fluxes 8, update 11); the ideal gas (2 in, 2 out)
+    // A cell sweep moves 11: volume 4, fluxes and update 7 (4 in, 3 out); a
+    // momentum sweep 30: volume 4, node flux 2, node mass 5, fluxes 8, update 11.
+    {"cell advection chain", 11.0},
+    {"momentum+cell chains", 2 * (30.0 + 11.0)},  // the step's second and third sweeps
+    {"momentum+state chain", 30.0 + 4.0},         // the last momentum sweep; the ideal gas (2 in, 2 out)
 };
 
 }  // namespace

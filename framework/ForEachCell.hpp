@@ -168,9 +168,22 @@ struct RunsRows : std::false_type {};
 template <class Kernel>
 struct RunsRows<Kernel, std::void_t<decltype(std::declval<const Kernel&>().row(0, 0, 0, 0))>> : std::true_type {};
 
+// A kernel that runs rows next to each other along `Kernel::rows_axis` (y
+// or z) itself: `kernel.rows(ilo, ihi, j, k, count)`, cells [ilo, ihi) of
+// `count` rows from (j, k) on. What neighbouring rows share (a face
+// between them) it can then compute once.
+template <class Kernel, class = void>
+struct RunsRowsAlong : std::false_type {};
+template <class Kernel>
+struct RunsRowsAlong<Kernel, std::void_t<decltype(Kernel::rows_axis),
+                                         decltype(std::declval<const Kernel&>().rows(0, 0, 0, 0, 0))>>
+    : std::true_type {};
+
 // Host spaces: run `run` of `runs` takes one contiguous run of the rows
 // (k, j) of every box, as a static OpenMP schedule would, decoding (j, k)
-// once and stepping; the i loop is unit stride and vectorised.
+// once and stepping; the i loop is unit stride and vectorised. A kernel
+// that runs rows along an axis itself (RunsRowsAlong) gets the run's rows
+// ordered with that axis fastest, as many at a time as lie in a line.
 template <class Kernel>
 struct RowRuns {
   BoxList boxes;
@@ -181,6 +194,25 @@ struct RowRuns {
     // A local copy: stores through the kernel's output pointers cannot
     // alias it, so its coefficients and pointers stay in registers.
     const Kernel f = kernel;
+    if constexpr (RunsRowsAlong<Kernel>::value) {
+      constexpr int along = Kernel::rows_axis, across = along == Y ? Z : Y;
+      static_assert(along == Y || along == Z, "rows lie next to each other along y or z");
+      for (int b = 0; b < boxes.count; ++b) {
+        const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X], line = boxes.extent[b][along];
+        const std::int64_t rows = rows_of(boxes, b);
+        const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
+        for (std::int64_t row = first; row < last;) {
+          const int in_line = int(row % line);
+          const int count = int(std::min<std::int64_t>(line - in_line, last - row));
+          int at[3];
+          at[along] = boxes.lo[b][along] + in_line;
+          at[across] = boxes.lo[b][across] + int(row / line);
+          f.rows(ilo, ihi, at[Y], at[Z], count);
+          row += count;
+        }
+      }
+      return;
+    }
     for (int b = 0; b < boxes.count; ++b) {
       const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
       const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];

@@ -56,8 +56,12 @@ struct FusedKernels<Kernel, Rest...> {
           unsigned(k - boxes.lo[b][Z]) >= unsigned(boxes.extent[b][Z]))
         continue;
       const int lo = std::max(ilo, boxes.lo[b][X]), hi = std::min(ihi, boxes.lo[b][X] + boxes.extent[b][X]);
+      if constexpr (Impl::RunsRows<Kernel>::value) {
+        if (lo < hi) f.row(lo, hi, j, k);
+      } else {
 #pragma omp simd
-      for (int i = lo; i < hi; ++i) f(i, j, k);
+        for (int i = lo; i < hi; ++i) f(i, j, k);
+      }
     }
     rest.row(ilo, ihi, j, k);
   }

@@ -12,6 +12,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace strata::cloverleaf {
 
 //! The volume of each cell before a sweep (pre_vol), as the reference forms
@@ -108,8 +110,60 @@ struct AdvecCellSweep {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const FaceFlux low = face_flux(i, j, k);
-    const FaceFlux high = face_flux(i + (Axis == 0), j + (Axis == 1), k + (Axis == 2));
+    update(i, j, k, face_flux(i, j, k), face_flux(i + (Axis == 0), j + (Axis == 1), k + (Axis == 2)));
+  }
+
+  //! Host rows of the sweep along x (Impl::RowRuns): each face's fluxes
+  //! once, where a cell at a time computes the face it shares with the next
+  //! cell twice, then the cells from them (the same operations on the same
+  //! values, so the same bits), a stretch of the row at a time.
+  template <int A = Axis, std::enable_if_t<A == 0, int> = 0>
+  void row(int ilo, int ihi, int j, int k) const {
+    constexpr int stretch = 128;
+    double mass[stretch + 1], energy[stretch + 1];
+    for (int lo = ilo; lo < ihi; lo += stretch) {
+      const int cells = ihi - lo < stretch ? ihi - lo : stretch;
+      faces(lo, cells + 1, j, k, mass, energy);
+#pragma omp simd
+      for (int c = 0; c < cells; ++c) update(lo + c, j, k, {mass[c], energy[c]}, {mass[c + 1], energy[c + 1]});
+    }
+  }
+
+  //! Host rows of the sweep along y or z (Impl::RowRuns): `count` rows
+  //! next to each other along the axis, each row's high faces computed once
+  //! and kept as the next row's low faces, a stretch of the rows at a time.
+  static constexpr int rows_axis = Axis;
+  template <int A = Axis, std::enable_if_t<A != 0, int> = 0>
+  void rows(int ilo, int ihi, int j, int k, int count) const {
+    constexpr int stretch = 128;
+    constexpr int dj = Axis == 1, dk = Axis == 2;
+    double mass[2][stretch], energy[2][stretch];  // faces below and above a row, alternately
+    for (int lo = ilo; lo < ihi; lo += stretch) {
+      const int cells = ihi - lo < stretch ? ihi - lo : stretch;
+      faces(lo, cells, j, k, mass[0], energy[0]);
+      for (int r = 0; r < count; ++r) {
+        const int jr = j + r * dj, kr = k + r * dk, below = r & 1, above = below ^ 1;
+        faces(lo, cells, jr + dj, kr + dk, mass[above], energy[above]);
+        // Separate loops: a face's selects and the cells' stores in one would not vectorise.
+#pragma omp simd
+        for (int c = 0; c < cells; ++c)
+          update(lo + c, jr, kr, {mass[below][c], energy[below][c]}, {mass[above][c], energy[above][c]});
+      }
+    }
+  }
+
+  //! The fluxes through the faces of `cells` cells from (lo, j, k) on.
+  void faces(int lo, int cells, int j, int k, double* mass, double* energy) const {
+#pragma omp simd
+    for (int c = 0; c < cells; ++c) {
+      const FaceFlux flux = face_flux(lo + c, j, k);
+      mass[c] = flux.mass;
+      energy[c] = flux.energy;
+    }
+  }
+
+  //! Cell (i, j, k) from the fluxes through its low and high faces.
+  KOKKOS_FORCEINLINE_FUNCTION void update(int i, int j, int k, const FaceFlux& low, const FaceFlux& high) const {
     mass_flux(i, j, k) = low.mass;
     if (coordinate<Axis>(i, j, k) == last) shifted<Axis>(mass_flux, i, j, k, 1) = high.mass;
     const double pre_mass = density1(i, j, k) * pre_vol(i, j, k);

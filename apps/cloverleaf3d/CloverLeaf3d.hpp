@@ -201,7 +201,8 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   // Three directional sweeps, x-y-z and z-y-x on alternate steps, each of
   // cell then momentum advection. The halo before each momentum sweep also
   // carries the density and energy the next cell sweep reads, so a
-  // momentum sweep and the next cell sweep are one chain.
+  // momentum sweep and the next cell sweep are one chain. Chains that move
+  // different fields are timed as phases of their own.
   void advection(Timers& timers);
 
   // LaggedWallFlux along `axis` (x or y; none along z) on the slabs at its
@@ -453,20 +454,19 @@ auto CloverLeaf3d<DeviceExec, HostExec>::cell_volumes(int axis, int sweep) const
 template <class DeviceExec, class HostExec>
 void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
   const int first = first_axis(), last = last_axis();
-  const char* phase = "advection chains";
   // What runs before a cell sweep (its cell volumes; the lagged wall flux,
   // which reads the flux the sweep replaces) goes with the momentum sweep's
   // node fluxes before it, the sweep itself with that momentum sweep's
   // velocity update.
   domain_.exchange(CELL_ADVECTION_HALO, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
+  run_chain("cell advection chain", timers, [&](Chain& chain) {
     chain.launch_fused(cell_volumes(first, 1), lagged_wall_flux(first));
     advect_cells(chain, first);
   });
   // The momentum sweep `sweep` along `axis`, then the cell sweep along `next`.
   const auto momentum_then_cells = [&](int axis, int sweep, int next) {
     domain_.exchange(MOMENTUM_ADVECTION_HALO_X + axis, timers);
-    run_chain(phase, timers, [&](Chain& chain) {
+    run_chain("momentum+cell chains", timers, [&](Chain& chain) {
       advect_momentum(
           chain, axis, sweep, [&](const auto& update) { advect_cells(chain, next, update); },
           cell_volumes(next, sweep + 1), lagged_wall_flux(next));
@@ -475,7 +475,7 @@ void CloverLeaf3d<DeviceExec, HostExec>::advection(Timers& timers) {
   momentum_then_cells(first, 1, Y);
   momentum_then_cells(Y, 2, last);
   domain_.exchange(MOMENTUM_ADVECTION_HALO_X + last, timers);
-  run_chain(phase, timers, [&](Chain& chain) {
+  run_chain("momentum+state chain", timers, [&](Chain& chain) {
     // The equation of state of the advected state (the last cell sweep's)
     // closes the step, beside the velocity update: the momentum sweep reads
     // neither pressure nor sound speed.
