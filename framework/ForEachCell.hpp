@@ -191,28 +191,16 @@ struct RowRuns {
   std::int64_t runs;
 
   STRATA_INLINE_KERNEL void operator()(std::int64_t run) const {
+    if constexpr (RunsRowsAlong<Kernel>::value)
+      lines_of_rows(run);
+    else
+      rows_one_by_one(run);
+  }
+
+  void rows_one_by_one(std::int64_t run) const {
     // A local copy: stores through the kernel's output pointers cannot
     // alias it, so its coefficients and pointers stay in registers.
     const Kernel f = kernel;
-    if constexpr (RunsRowsAlong<Kernel>::value) {
-      constexpr int along = Kernel::rows_axis, across = along == Y ? Z : Y;
-      static_assert(along == Y || along == Z, "rows lie next to each other along y or z");
-      for (int b = 0; b < boxes.count; ++b) {
-        const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X], line = boxes.extent[b][along];
-        const std::int64_t rows = rows_of(boxes, b);
-        const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
-        for (std::int64_t row = first; row < last;) {
-          const int in_line = int(row % line);
-          const int count = int(std::min<std::int64_t>(line - in_line, last - row));
-          int at[3];
-          at[along] = boxes.lo[b][along] + in_line;
-          at[across] = boxes.lo[b][across] + int(row / line);
-          f.rows(ilo, ihi, at[Y], at[Z], count);
-          row += count;
-        }
-      }
-      return;
-    }
     for (int b = 0; b < boxes.count; ++b) {
       const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
       const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
@@ -231,6 +219,27 @@ struct RowRuns {
           j = jlo;
           ++k;
         }
+      }
+    }
+  }
+
+  // The run's rows with the kernel's axis fastest, a line of them at a time.
+  void lines_of_rows(std::int64_t run) const {
+    const Kernel f = kernel;
+    constexpr int along = Kernel::rows_axis, across = along == Y ? Z : Y;
+    static_assert(along == Y || along == Z, "rows lie next to each other along y or z");
+    for (int b = 0; b < boxes.count; ++b) {
+      const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X], line = boxes.extent[b][along];
+      const std::int64_t rows = rows_of(boxes, b);
+      const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
+      for (std::int64_t row = first; row < last;) {
+        const int in_line = int(row % line);
+        const int count = int(std::min<std::int64_t>(line - in_line, last - row));
+        int at[3];
+        at[along] = boxes.lo[b][along] + in_line;
+        at[across] = boxes.lo[b][across] + int(row / line);
+        f.rows(ilo, ihi, at[Y], at[Z], count);
+        row += count;
       }
     }
   }
