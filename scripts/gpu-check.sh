@@ -201,6 +201,7 @@ part_tests() {
         read -r -a command <<<"$executable"  # the executable and its arguments (a unit test's suite)
         # shellcheck disable=SC2086
         timeout --kill-after=10 "$(( left < timeout ? left : timeout ))" env $environment OMP_PROC_BIND=false \
+          XDG_CACHE_HOME="$results/cache/tests/$name" \
           mpiexec -n "$ranks" "${mpi_flags[@]}" "$build/${command[0]}" "${command[@]:1}" </dev/null \
           >"$results/logs/tests/$name.log" 2>&1
         case $? in 0) status=passed ;; 124 | 137) status="timed out" ;; *) status=failed ;; esac

@@ -6,8 +6,9 @@
 Prints one line per test that ctest runs through mpiexec with at most
 MAX_RANKS ranks (default 2), and per unit test (run without mpiexec, here
 on one rank), tab-separated: name, ranks, timeout in seconds, labels
-(comma-separated), environment (space-separated NAME=VALUE) and the
-executable's path relative to BUILD_DIR with its arguments. A GPU node may have neither ctest
+(comma-separated), environment (space-separated NAME=VALUE; not the
+tune cache's folder, a path of this build) and the executable's path
+relative to BUILD_DIR with its arguments. A GPU node may have neither ctest
 nor Python: scripts/gpu-bundle.sh writes this list where it has both.
 """
 import json
@@ -31,9 +32,10 @@ def tests(build_dir, max_ranks):
             continue
         if ranks > max_ranks:
             continue
+        # A test's tune cache is a folder of this build's; the check gives each test one of its own.
+        environment = [v for v in properties.get("ENVIRONMENT", []) if not v.startswith("XDG_CACHE_HOME=")]
         yield "\t".join([test["name"], str(ranks), str(int(float(properties.get("TIMEOUT", 600)))),
-                         ",".join(properties.get("LABELS", [])), " ".join(properties.get("ENVIRONMENT", [])),
-                         executable])
+                         ",".join(properties.get("LABELS", [])), " ".join(environment), executable])
 
 
 def main():
