@@ -55,6 +55,32 @@ KOKKOS_INLINE_FUNCTION std::int64_t rows_of(const BoxListOf<Capacity>& list, int
   return std::int64_t(list.extent[b][Y]) * list.extent[b][Z];
 }
 
+// The share of `rows` that run `run` of `runs` takes: one contiguous range
+// [first, last) each, as a static OpenMP schedule splits them.
+struct RunShare {
+  std::int64_t first, last;
+};
+KOKKOS_INLINE_FUNCTION RunShare share_of_rows(std::int64_t rows, std::int64_t run, std::int64_t runs) {
+  return {rows * run / runs, rows * (run + 1) / runs};
+}
+
+// `row(j, k)` on each row of run `run`'s share of a box's rows (k, j),
+// whose first row is (jlo, klo) and whose planes hold `ny` rows: (j, k)
+// decoded once, then stepped.
+template <class Row>
+STRATA_INLINE_KERNEL void for_rows_of_run(std::int64_t rows, std::int64_t run, std::int64_t runs, int jlo, int klo,
+                                          int ny, const Row& row) {
+  const RunShare share = share_of_rows(rows, run, runs);
+  int j = jlo + int(share.first % ny), k = klo + int(share.first / ny);
+  for (std::int64_t r = share.first; r < share.last; ++r) {
+    row(j, k);
+    if (++j == jlo + ny) {
+      j = jlo;
+      ++k;
+    }
+  }
+}
+
 // The non-empty boxes of `boxes[0, count)`, count at most Capacity.
 template <int Capacity = BoxList::capacity>
 BoxListOf<Capacity> box_list(const Box* boxes, int count) {
@@ -203,23 +229,15 @@ struct RowRuns {
     const Kernel f = kernel;
     for (int b = 0; b < boxes.count; ++b) {
       const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X];
-      const int jlo = boxes.lo[b][Y], ny = boxes.extent[b][Y];
-      const std::int64_t rows = rows_of(boxes, b);
-      const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
-      int j = jlo + int(first % ny);
-      int k = boxes.lo[b][Z] + int(first / ny);
-      for (std::int64_t row = first; row < last; ++row) {
-        if constexpr (RunsRows<Kernel>::value) {
-          f.row(ilo, ihi, j, k);
-        } else {
+      for_rows_of_run(rows_of(boxes, b), run, runs, boxes.lo[b][Y], boxes.lo[b][Z], boxes.extent[b][Y],
+                      [&](int j, int k) {
+                        if constexpr (RunsRows<Kernel>::value) {
+                          f.row(ilo, ihi, j, k);
+                        } else {
 #pragma omp simd
-          for (int i = ilo; i < ihi; ++i) f(i, j, k);
-        }
-        if (++j == jlo + ny) {
-          j = jlo;
-          ++k;
-        }
-      }
+                          for (int i = ilo; i < ihi; ++i) f(i, j, k);
+                        }
+                      });
     }
   }
 
@@ -230,11 +248,10 @@ struct RowRuns {
     static_assert(along == Y || along == Z, "rows lie next to each other along y or z");
     for (int b = 0; b < boxes.count; ++b) {
       const int ilo = boxes.lo[b][X], ihi = ilo + boxes.extent[b][X], line = boxes.extent[b][along];
-      const std::int64_t rows = rows_of(boxes, b);
-      const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
-      for (std::int64_t row = first; row < last;) {
+      const RunShare share = share_of_rows(rows_of(boxes, b), run, runs);
+      for (std::int64_t row = share.first; row < share.last;) {
         const int in_line = int(row % line);
-        const int count = int(std::min<std::int64_t>(line - in_line, last - row));
+        const int count = int(std::min<std::int64_t>(line - in_line, share.last - row));
         int at[3];
         at[along] = boxes.lo[b][along] + in_line;
         at[across] = boxes.lo[b][across] + int(row / line);

@@ -57,7 +57,7 @@ struct FusedKernels<Kernel, Rest...> {
         continue;
       const int lo = std::max(ilo, boxes.lo[b][X]), hi = std::min(ihi, boxes.lo[b][X] + boxes.extent[b][X]);
       if constexpr (Impl::RunsRows<Kernel>::value) {
-        if (lo < hi) f.row(lo, hi, j, k);
+        f.row(lo, hi, j, k);
       } else {
 #pragma omp simd
         for (int i = lo; i < hi; ++i) f(i, j, k);

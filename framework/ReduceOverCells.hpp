@@ -288,15 +288,7 @@ void reduce_rows(const ExecSpace& exec, const Box& box, const Row& row, const Re
   Kokkos::parallel_reduce(
       "strata::reduce_over_cells", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(exec, 0, runs),
       [=](std::int64_t run, Acc& acc) {
-        const std::int64_t first = rows * run / runs, last = rows * (run + 1) / runs;
-        int j = jlo + int(first % ny), k = klo + int(first / ny);
-        for (std::int64_t r = first; r < last; ++r) {
-          row(ilo, ihi, j, k, acc);
-          if (++j == jlo + ny) {
-            j = jlo;
-            ++k;
-          }
-        }
+        Impl::for_rows_of_run(rows, run, runs, jlo, klo, ny, [&](int j, int k) { row(ilo, ihi, j, k, acc); });
       },
       reducer);
 }

@@ -201,20 +201,13 @@ struct WallGhostRows {
     for (int b = 0; b < table.count; ++b) {
       const ArrayWalls a = table.arrays[table.array_of[b]];
       const int ilo = table.lo[b][X], ihi = ilo + table.extent[b][X];
-      const int jlo = table.lo[b][Y], ny = table.extent[b][Y];
       const bool beyond_x = ilo < a.lo[X] || ihi > a.end[X];  // a box's rows are all beyond or all within
-      const std::int64_t rows = table.rows(b), first = rows * run / runs, last = rows * (run + 1) / runs;
-      int j = jlo + int(first % ny), k = table.lo[b][Z] + int(first / ny);
-      for (std::int64_t row = first; row < last; ++row) {
+      for_rows_of_run(table.rows(b), run, runs, table.lo[b][Y], table.lo[b][Z], table.extent[b][Y], [&](int j, int k) {
         if (beyond_x)
           a.row_beyond_x(ilo, ihi, j, k);
         else
           a.row_within_x(ilo, ihi, j, k);
-        if (++j == jlo + ny) {
-          j = jlo;
-          ++k;
-        }
-      }
+      });
     }
   }
 };

@@ -79,7 +79,8 @@ struct CopyBoxes {
       const CellArray<double> field = copies.field[b];
       double* const data = copies.data[b];
       const int ilo = list.lo[b][X];
-      for (std::int64_t row = rows * run / runs; row < rows * (run + 1) / runs; ++row) {
+      const Impl::RunShare share = Impl::share_of_rows(rows, run, runs);
+      for (std::int64_t row = share.first; row < share.last; ++row) {
         const int j = list.lo[b][Y] + int(row % ny), k = list.lo[b][Z] + int(row / ny);
         double* const line = data + row * nx;
 #pragma omp simd

@@ -119,10 +119,9 @@ struct AdvecCellSweep {
   //! values, so the same bits), a stretch of the row at a time.
   template <int A = Axis, std::enable_if_t<A == 0, int> = 0>
   void row(int ilo, int ihi, int j, int k) const {
-    constexpr int stretch = 128;
-    double mass[stretch + 1], energy[stretch + 1];
-    for (int lo = ilo; lo < ihi; lo += stretch) {
-      const int cells = ihi - lo < stretch ? ihi - lo : stretch;
+    double mass[row_stretch + 1], energy[row_stretch + 1];
+    for (int lo = ilo; lo < ihi; lo += row_stretch) {
+      const int cells = ihi - lo < row_stretch ? ihi - lo : row_stretch;
       faces(lo, cells + 1, j, k, mass, energy);
 #pragma omp simd
       for (int c = 0; c < cells; ++c) update(lo + c, j, k, {mass[c], energy[c]}, {mass[c + 1], energy[c + 1]});
@@ -135,11 +134,10 @@ struct AdvecCellSweep {
   static constexpr int rows_axis = Axis;
   template <int A = Axis, std::enable_if_t<A != 0, int> = 0>
   void rows(int ilo, int ihi, int j, int k, int count) const {
-    constexpr int stretch = 128;
     constexpr int dj = Axis == 1, dk = Axis == 2;
-    double mass[2][stretch], energy[2][stretch];  // faces below and above a row, alternately
-    for (int lo = ilo; lo < ihi; lo += stretch) {
-      const int cells = ihi - lo < stretch ? ihi - lo : stretch;
+    double mass[2][row_stretch], energy[2][row_stretch];  // faces below and above a row, alternately
+    for (int lo = ilo; lo < ihi; lo += row_stretch) {
+      const int cells = ihi - lo < row_stretch ? ihi - lo : row_stretch;
       faces(lo, cells, j, k, mass[0], energy[0]);
       for (int r = 0; r < count; ++r) {
         const int jr = j + r * dj, kr = k + r * dk, below = r & 1, above = below ^ 1;

@@ -22,6 +22,10 @@ KOKKOS_FORCEINLINE_FUNCTION T& shifted(const CellArray<T>& a, int i, int j, int 
   return a(i + (Axis == 0 ? d : 0), j + (Axis == 1 ? d : 0), k + (Axis == 2 ? d : 0));
 }
 
+//! Cells of a host row whose face values a row loop keeps on the stack
+//! (AdvecCellSweep's and PdV's rows): a few kilobytes, well inside L1.
+constexpr int row_stretch = 128;
+
 //! The three face fluxes of a quantity, for kernels that pick an axis at run time.
 struct FaceFluxes {
   CellArray<const double> x, y, z;

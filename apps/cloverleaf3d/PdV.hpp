@@ -10,6 +10,7 @@
 //! reference stores them, computes the equation of state in a second pass,
 //! then copies the start-of-step values back for the corrector.
 
+#include "apps/cloverleaf3d/Directional.hpp"
 #include "apps/cloverleaf3d/IdealGas.hpp"
 #include "apps/cloverleaf3d/Mesh.hpp"
 #include "framework/CellArray.hpp"
@@ -48,17 +49,57 @@ struct PdV {
            w(i, j + 1, k) + w(i + 1, j + 1, k);
   }
 
+  //! The volume swept over the (half) step through the face normal to x
+  //! at the low side of cell (i, j, k); likewise y and z.
+  KOKKOS_FORCEINLINE_FUNCTION double x_swept(int i, int j, int k) const {
+    return (mesh.xarea() * x_face(xvel0, Predict ? xvel0 : xvel1, i, j, k)) * 0.125 * dt * half();
+  }
+  KOKKOS_FORCEINLINE_FUNCTION double y_swept(int i, int j, int k) const {
+    return (mesh.yarea() * y_face(yvel0, Predict ? yvel0 : yvel1, i, j, k)) * 0.125 * dt * half();
+  }
+  KOKKOS_FORCEINLINE_FUNCTION double z_swept(int i, int j, int k) const {
+    return (mesh.zarea() * z_face(zvel0, Predict ? zvel0 : zvel1, i, j, k)) * 0.125 * dt * half();
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const {
-    const CellArray<const double>& xw = Predict ? xvel0 : xvel1;
-    const CellArray<const double>& yw = Predict ? yvel0 : yvel1;
-    const CellArray<const double>& zw = Predict ? zvel0 : zvel1;
-    const double half = Predict ? 0.5 : 1.0;
-    const double left = (mesh.xarea() * x_face(xvel0, xw, i, j, k)) * 0.125 * dt * half;
-    const double right = (mesh.xarea() * x_face(xvel0, xw, i + 1, j, k)) * 0.125 * dt * half;
-    const double bottom = (mesh.yarea() * y_face(yvel0, yw, i, j, k)) * 0.125 * dt * half;
-    const double top = (mesh.yarea() * y_face(yvel0, yw, i, j + 1, k)) * 0.125 * dt * half;
-    const double back = (mesh.zarea() * z_face(zvel0, zw, i, j, k)) * 0.125 * dt * half;
-    const double front = (mesh.zarea() * z_face(zvel0, zw, i, j, k + 1)) * 0.125 * dt * half;
+    update(i, j, k, x_swept(i, j, k), x_swept(i + 1, j, k), y_swept(i, j, k), y_swept(i, j + 1, k), z_swept(i, j, k),
+           z_swept(i, j, k + 1));
+  }
+
+  //! Host rows (Impl::RowRuns): `count` rows next to each other along y,
+  //! each face's swept volume once, where a cell at a time computes every
+  //! inner face twice: along x a stretch of a row's faces before its cells,
+  //! along y a row's high faces kept as the next row's low ones (the same
+  //! operations on the same values, so the same bits).
+  static constexpr int rows_axis = 1;
+  void rows(int ilo, int ihi, int j, int k, int count) const {
+    double x[row_stretch + 1], y[2][row_stretch];  // y: the faces below and above a row, alternately
+    for (int lo = ilo; lo < ihi; lo += row_stretch) {
+      const int cells = ihi - lo < row_stretch ? ihi - lo : row_stretch;
+#pragma omp simd
+      for (int c = 0; c < cells; ++c) y[0][c] = y_swept(lo + c, j, k);
+      for (int r = 0; r < count; ++r) {
+        const int jr = j + r, below = r & 1, above = below ^ 1;
+#pragma omp simd
+        for (int c = 0; c < cells; ++c) y[above][c] = y_swept(lo + c, jr + 1, k);
+#pragma omp simd
+        for (int c = 0; c <= cells; ++c) x[c] = x_swept(lo + c, jr, k);
+#pragma omp simd
+        for (int c = 0; c < cells; ++c)
+          update(lo + c, jr, k, x[c], x[c + 1], y[below][c], y[above][c], z_swept(lo + c, jr, k),
+                 z_swept(lo + c, jr, k + 1));
+      }
+    }
+  }
+  //! A single host row (FusedKernels::row).
+  void row(int ilo, int ihi, int j, int k) const { rows(ilo, ihi, j, k, 1); }
+
+ private:
+  KOKKOS_FORCEINLINE_FUNCTION static constexpr double half() { return Predict ? 0.5 : 1.0; }
+
+  //! Cell (i, j, k) from the volumes swept through its six faces.
+  KOKKOS_FORCEINLINE_FUNCTION void update(int i, int j, int k, double left, double right, double bottom, double top,
+                                          double back, double front) const {
     const double total_flux = right - left + top - bottom + front - back;
     const double volume = mesh.volume();
     const double volume_change = volume / (volume + total_flux);

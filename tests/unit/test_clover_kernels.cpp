@@ -1,4 +1,5 @@
 #include "apps/cloverleaf3d/AdvecCell.hpp"
+#include "apps/cloverleaf3d/PdV.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
 #include "framework/FusedKernels.hpp"
@@ -36,62 +37,115 @@ struct SetTwo {
   KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { cells(i, j, k) = 2.0; }
 };
 
+// The outputs (fields named `names`) of the kernel that `make(outputs)`
+// builds, launched over `owned` a cell per thread (a GPU's launch), in host
+// rows, and in host rows fused beside another kernel over a wider box (as
+// a chain launches it): the rows' and the fused outputs must equal the
+// cells' bit for bit.
+template <class Exec, std::size_t N, class Make>
+void expect_rows_equal_cells(const Box& owned, int ghosts, const std::array<const char*, N>& names, const Make& make,
+                             const std::string& what) {
+  using Memory = typename Exec::memory_space;
+  const auto run = [&](const auto& launch) {
+    std::array<Field<Memory>, N> out;
+    for (std::size_t f = 0; f < N; ++f) out[f] = Field<Memory>(names[f], owned, ghosts);
+    launch(make(out));
+    Exec().fence();
+    return out;
+  };
+  const auto by_cells = run([&](const auto& kernel) {
+    for_each_cell("cells", Exec(), owned, kernel, LaunchFormTag<LaunchForm::Cells>());
+  });
+  const auto by_rows = run([&](const auto& kernel) {
+    for_each_cell("rows", Exec(), owned, kernel, LaunchFormTag<LaunchForm::Rows>());
+  });
+  const auto fused = run([&](const auto& kernel) {
+    // Beside a kernel that writes nothing this one reads, over a box wider than its own.
+    const Box wider{{owned.lo[X] - 1, owned.lo[Y], owned.lo[Z]}, owned.hi};
+    Field<Memory> other("other", owned, ghosts);
+    FusedKernels<std::decay_t<decltype(kernel)>, SetTwo> both{
+        Impl::box_list(&owned, 1), kernel, {Impl::box_list(&wider, 1), SetTwo{other.cells()}, {}}};
+    for_each_cell("fused", Exec(), wider, both, LaunchFormTag<LaunchForm::Rows>());
+  });
+  for (const auto* form : {&by_rows, &fused})
+    for (std::size_t f = 0; f < N; ++f) {
+      const auto want = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_cells[f].view());
+      const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), (*form)[f].view());
+      std::size_t differ = 0;
+      for (std::size_t n = 0; n < want.size(); ++n) differ += want.data()[n] != got.data()[n];
+      EXPECT_EQ(differ, 0u) << what << (form == &fused ? ", fused" : ", rows") << ", " << names[f];
+    }
+}
+
+// Rows of more than two of the row loops' stretches (cloverleaf::row_stretch),
+// and lines of several rows along y and z.
+const Box rows_box = box_of_size(301, 5, 4);
+constexpr int rows_ghosts = 2;
+
 // Host rows of a cell sweep compute each face's fluxes once
 // (AdvecCellSweep::row along x, ::rows along y and z) where a thread per
-// cell (a GPU's launch) computes each inner face twice: both give the same
-// mass fluxes, densities and energies, bit for bit, along every axis, over
-// rows of more than two of the row loop's stretches, with flow both ways;
-// also fused with another kernel, as a chain launches it.
+// cell computes each inner face twice: both give the same mass fluxes,
+// densities and energies, along every axis, with flow both ways.
 TYPED_TEST(CloverKernels, CellSweepRowsEqualCellByCell) {
   using Exec = TypeParam;
   using Memory = typename Exec::memory_space;
   if constexpr (!runs_on_host<Exec>) {
     GTEST_SKIP() << "device spaces run a cell per thread only";
   } else {
-    const Box owned = box_of_size(301, 5, 4);
-    constexpr int ghosts = 2;
-    const auto vol_flux = drawn<Memory>("vol_flux", owned, ghosts, -0.3, 0.3, 1);
-    const auto pre_vol = drawn<Memory>("pre_vol", owned, ghosts, 0.8, 1.2, 2);
-    const auto density = drawn<Memory>("density", owned, ghosts, 0.1, 2.0, 3);
-    const auto energy = drawn<Memory>("energy", owned, ghosts, 0.5, 3.0, 4);
+    const auto vol_flux = drawn<Memory>("vol_flux", rows_box, rows_ghosts, -0.3, 0.3, 1);
+    const auto pre_vol = drawn<Memory>("pre_vol", rows_box, rows_ghosts, 0.8, 1.2, 2);
+    const auto density = drawn<Memory>("density", rows_box, rows_ghosts, 0.1, 2.0, 3);
+    const auto energy = drawn<Memory>("energy", rows_box, rows_ghosts, 0.5, 3.0, 4);
     const auto sweep_along = [&](auto axis) {
       constexpr int A = decltype(axis)::value;
-      // Each way of launching the sweep: its mass flux, density and energy out.
-      const auto run = [&](const auto& launch) {
-        std::array<Field<Memory>, 3> out{Field<Memory>("mass_flux", owned, ghosts),
-                                         Field<Memory>("density_out", owned, ghosts),
-                                         Field<Memory>("energy_out", owned, ghosts)};
-        launch(cloverleaf::AdvecCellSweep<A>{owned.hi[A] - 1, vol_flux.cells(), pre_vol.cells(), density.cells(),
-                                             energy.cells(), out[0].cells(), out[1].cells(), out[2].cells()});
-        Exec().fence();
-        return out;
-      };
-      const auto by_cells = run([&](const auto& sweep) {
-        for_each_cell("sweep", Exec(), owned, sweep, LaunchFormTag<LaunchForm::Cells>());
-      });
-      const auto by_rows = run([&](const auto& sweep) {
-        for_each_cell("sweep", Exec(), owned, sweep, LaunchFormTag<LaunchForm::Rows>());
-      });
-      const auto fused = run([&](const auto& sweep) {
-        // Beside a kernel that writes nothing the sweep reads, over a box wider than the sweep's.
-        const Box wider{{owned.lo[X] - 1, owned.lo[Y], owned.lo[Z]}, owned.hi};
-        Field<Memory> other("other", owned, ghosts);
-        FusedKernels<std::decay_t<decltype(sweep)>, SetTwo> both{
-            Impl::box_list(&owned, 1), sweep, {Impl::box_list(&wider, 1), SetTwo{other.cells()}, {}}};
-        for_each_cell("sweep", Exec(), wider, both, LaunchFormTag<LaunchForm::Rows>());
-      });
-      for (const auto* form : {&by_rows, &fused})
-        for (int f = 0; f < 3; ++f) {
-          const auto want = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), by_cells[f].view());
-          const auto got = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), (*form)[f].view());
-          std::size_t differ = 0;
-          for (std::size_t n = 0; n < want.size(); ++n) differ += want.data()[n] != got.data()[n];
-          EXPECT_EQ(differ, 0u) << "axis " << A << (form == &fused ? ", fused" : ", rows") << ", output " << f;
-        }
+      expect_rows_equal_cells<Exec, 3>(
+          rows_box, rows_ghosts, {"mass_flux", "density_out", "energy_out"},
+          [&](const auto& out) {
+            return cloverleaf::AdvecCellSweep<A>{rows_box.hi[A] - 1, vol_flux.cells(), pre_vol.cells(),
+                                                 density.cells(),     energy.cells(),  out[0].cells(),
+                                                 out[1].cells(),      out[2].cells()};
+          },
+          "axis " + std::to_string(A));
     };
     sweep_along(std::integral_constant<int, X>());
     sweep_along(std::integral_constant<int, Y>());
     sweep_along(std::integral_constant<int, Z>());
+  }
+}
+
+// Host rows of PdV compute each face's swept volume once (a stretch of x
+// faces, y faces carried from row to row) where a thread per cell computes
+// each inner face twice: the predictor's pressure and the corrector's
+// density and energy are the same bits either way, with flow both ways.
+TYPED_TEST(CloverKernels, PdVRowsEqualCellByCell) {
+  using Exec = TypeParam;
+  using Memory = typename Exec::memory_space;
+  if constexpr (!runs_on_host<Exec>) {
+    GTEST_SKIP() << "device spaces run a cell per thread only";
+  } else {
+    const cloverleaf::Mesh mesh({0.0, 0.0, 0.0}, {1.0, 1.2, 0.9}, {10, 10, 10});
+    const double dt = 0.004;
+    const auto density0 = drawn<Memory>("density0", rows_box, rows_ghosts, 0.1, 2.0, 11);
+    const auto energy0 = drawn<Memory>("energy0", rows_box, rows_ghosts, 0.5, 3.0, 12);
+    const auto pressure = drawn<Memory>("pressure", rows_box, rows_ghosts, 0.1, 1.5, 13);
+    const auto viscosity = drawn<Memory>("viscosity", rows_box, rows_ghosts, 0.0, 0.2, 14);
+    std::array<Field<Memory>, 6> velocity;
+    for (int v = 0; v < 6; ++v) velocity[v] = drawn<Memory>("velocity", rows_box, rows_ghosts, -1.0, 1.0, 15 + v);
+    const auto pdv = [&](auto predict, const Field<Memory>& density1, const Field<Memory>& energy1,
+                         const Field<Memory>& predicted_pressure) {
+      return cloverleaf::PdV<decltype(predict)::value>{
+          mesh, dt, density0.cells(), energy0.cells(), pressure.cells(), viscosity.cells(), velocity[0].cells(),
+          velocity[1].cells(), velocity[2].cells(), velocity[3].cells(), velocity[4].cells(), velocity[5].cells(),
+          density1.cells(), energy1.cells(), predicted_pressure.cells()};
+    };
+    // The predictor writes its pressure alone (its unwritten outputs named
+    // by the same field), the corrector density and energy.
+    expect_rows_equal_cells<Exec, 1>(
+        rows_box, rows_ghosts, {"predicted_pressure"},
+        [&](const auto& out) { return pdv(std::true_type(), out[0], out[0], out[0]); }, "predictor");
+    expect_rows_equal_cells<Exec, 2>(
+        rows_box, rows_ghosts, {"density1", "energy1"},
+        [&](const auto& out) { return pdv(std::false_type(), out[0], out[1], out[1]); }, "corrector");
   }
 }
 
