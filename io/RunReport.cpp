@@ -67,11 +67,14 @@ void print_run_summary(const TimeLoopResult& r, const std::map<std::string, Time
                   double(r.step_work.launches) / r.steps_run, double(r.step_work.fences) / r.steps_run);
     out << line;
   }
-  std::snprintf(line, sizeof line, "%-14s %10s %10s %10s %7s %9s\n", "phase [s]", "min", "mean",
-                "max", "max %", "max rank");
+  // The name column as wide as the longest phase name, so the figures line up.
+  int width = 12;
+  for (const auto& entry : phases) width = std::max(width, int(entry.first.size()));
+  std::snprintf(line, sizeof line, "%-*s %10s %10s %10s %7s %9s\n", width + 2, "phase [s]", "min", "mean", "max",
+                "max %", "max rank");
   out << line;
   for (const auto& [name, s] : phases) {
-    std::snprintf(line, sizeof line, "  %-12s %10.4f %10.4f %10.4f %6.1f%% %9d\n", name.c_str(),
+    std::snprintf(line, sizeof line, "  %-*.*s %10.4f %10.4f %10.4f %6.1f%% %9d\n", width, 120, name.c_str(),
                   s.min, s.mean, s.max, r.wall_seconds > 0 ? 100.0 * s.max / r.wall_seconds : 0.0,
                   s.max_rank);
     out << line;
