@@ -71,7 +71,7 @@ struct PdV {
   //! inner face twice: along x a stretch of a row's faces before its cells,
   //! along y a row's high faces kept as the next row's low ones (the same
   //! operations on the same values, so the same bits).
-  static constexpr int rows_axis = 1;
+  static constexpr int rows_axis = Y;
   void rows(int ilo, int ihi, int j, int k, int count) const {
     double x[row_stretch + 1], y[2][row_stretch];  // y: the faces below and above a row, alternately
     for (int lo = ilo; lo < ihi; lo += row_stretch) {
