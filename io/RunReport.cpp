@@ -74,7 +74,7 @@ void print_run_summary(const TimeLoopResult& r, const std::map<std::string, Time
                 "max %", "max rank");
   out << line;
   for (const auto& [name, s] : phases) {
-    std::snprintf(line, sizeof line, "  %-*.*s %10.4f %10.4f %10.4f %6.1f%% %9d\n", width, 120, name.c_str(),
+    std::snprintf(line, sizeof line, "  %-*s %10.4f %10.4f %10.4f %6.1f%% %9d\n", width, name.c_str(),
                   s.min, s.mean, s.max, r.wall_seconds > 0 ? 100.0 * s.max / r.wall_seconds : 0.0,
                   s.max_rank);
     out << line;
