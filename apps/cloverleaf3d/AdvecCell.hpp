@@ -29,22 +29,43 @@ struct AdvecCellVolume {
   CellArray<double> pre_vol;
 
   //! The volume of cell (i, j, k) before the sweep.
-  KOKKOS_INLINE_FUNCTION double at(int i, int j, int k) const {
+  KOKKOS_INLINE_FUNCTION double at(int i, int j, int k) const { return volume_before(form, first, second, i, j, k); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { pre_vol(i, j, k) = at(i, j, k); }
+
+  //! Host rows (Impl::RowRuns): the form and axes fixed for the row, so the
+  //! cell loop vectorises.
+  void row(int ilo, int ihi, int j, int k) const {
+    const auto cells = [&](auto sum, auto a, auto b) {
+#pragma omp simd
+      for (int i = ilo; i < ihi; ++i) pre_vol(i, j, k) = volume_before(sum, a, b, i, j, k);
+    };
+    const std::integral_constant<int, 0> unused;
+    const int axes[2] = {first, second};
+    if (form == AllAxes)
+      cells(std::integral_constant<Form, AllAxes>(), unused, unused);
+    else if (form == TwoAxes)
+      with_axes<2>(axes, [&](auto a, auto b) { cells(std::integral_constant<Form, TwoAxes>(), a, b); });
+    else
+      with_axes<1>(axes, [&](auto a) { cells(std::integral_constant<Form, OneAxis>(), a, unused); });
+  }
+
+  //! The volume before the sweep in form `sum` with axes `a` and `b` (its
+  //! first and second), each a value or a constant.
+  template <class Sum, class A, class B>
+  KOKKOS_FORCEINLINE_FUNCTION double volume_before(Sum sum, A a, B b, int i, int j, int k) const {
     const double volume = mesh.volume();
     const FaceFluxes& f = vol_flux;
     // The groupings follow the reference's arithmetic term by term.
-    if (form == AllAxes) {
+    if (sum == AllAxes) {
       return volume + (f.high(0, i, j, k) - f.low(0, i, j, k) + f.high(1, i, j, k) - f.low(1, i, j, k) +
                        f.high(2, i, j, k) - f.low(2, i, j, k));
-    } else if (form == TwoAxes) {
-      return volume + f.high(first, i, j, k) - f.low(first, i, j, k) + f.high(second, i, j, k) -
-             f.low(second, i, j, k);
+    } else if (sum == TwoAxes) {
+      return volume + f.high(a, i, j, k) - f.low(a, i, j, k) + f.high(b, i, j, k) - f.low(b, i, j, k);
     } else {
-      return volume + f.high(first, i, j, k) - f.low(first, i, j, k);
+      return volume + f.high(a, i, j, k) - f.low(a, i, j, k);
     }
   }
-
-  KOKKOS_INLINE_FUNCTION void operator()(int i, int j, int k) const { pre_vol(i, j, k) = at(i, j, k); }
 };
 
 //! Limited correction of the donor value (the reference's limiter).

@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <type_traits>
+
 namespace strata::cloverleaf {
 
 //! Coordinate of (i, j, k) along `Axis`.
@@ -26,16 +28,35 @@ KOKKOS_FORCEINLINE_FUNCTION T& shifted(const CellArray<T>& a, int i, int j, int 
 //! (AdvecCellSweep's and PdV's rows): a few kilobytes, well inside L1.
 constexpr int row_stretch = 128;
 
-//! The three face fluxes of a quantity, for kernels that pick an axis at run time.
+//! Calls `f(a, ...)` with the first `Count` of `axes` as
+//! std::integral_constant: a host row loop over fluxes of axes chosen at run
+//! time picks them once per row, so that the cell loop has no branch and
+//! vectorises (FaceFluxes folds a constant axis away).
+template <int Count, class F>
+void with_axes(const int* axes, F&& f) {
+  if constexpr (Count == 0) {
+    f();
+  } else {
+    const auto then = [&](auto a) { with_axes<Count - 1>(axes + 1, [&](auto... rest) { f(a, rest...); }); };
+    if (axes[0] == 0) then(std::integral_constant<int, 0>());
+    else if (axes[0] == 1) then(std::integral_constant<int, 1>());
+    else then(std::integral_constant<int, 2>());
+  }
+}
+
+//! The three face fluxes of a quantity, for kernels that pick an axis at run
+//! time (an int) or at compile time (std::integral_constant).
 struct FaceFluxes {
   CellArray<const double> x, y, z;
 
   //! Flux through the high face of cell (i, j, k) normal to `axis`.
-  KOKKOS_INLINE_FUNCTION double high(int axis, int i, int j, int k) const {
+  template <class Axis>
+  KOKKOS_INLINE_FUNCTION double high(Axis axis, int i, int j, int k) const {
     return axis == 0 ? x(i + 1, j, k) : axis == 1 ? y(i, j + 1, k) : z(i, j, k + 1);
   }
   //! Flux through its low face.
-  KOKKOS_INLINE_FUNCTION double low(int axis, int i, int j, int k) const {
+  template <class Axis>
+  KOKKOS_INLINE_FUNCTION double low(Axis axis, int i, int j, int k) const {
     return axis == 0 ? x(i, j, k) : axis == 1 ? y(i, j, k) : z(i, j, k);
   }
 };

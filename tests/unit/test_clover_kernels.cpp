@@ -1,4 +1,5 @@
 #include "apps/cloverleaf3d/AdvecCell.hpp"
+#include "apps/cloverleaf3d/AdvecMom.hpp"
 #include "apps/cloverleaf3d/PdV.hpp"
 #include "framework/Field.hpp"
 #include "framework/ForEachCell.hpp"
@@ -146,6 +147,44 @@ TYPED_TEST(CloverKernels, PdVRowsEqualCellByCell) {
     expect_rows_equal_cells<Exec, 2>(
         rows_box, rows_ghosts, {"density1", "energy1"},
         [&](const auto& out) { return pdv(std::false_type(), out[0], out[1], out[1]); }, "corrector");
+  }
+}
+
+// Host rows of the volumes before a cell sweep and after a momentum sweep
+// fix the axes they sum for the row (so the row vectorises) where a thread
+// per cell picks them per cell: every form, in every order of axes the
+// sweeps use, gives the same bits.
+TYPED_TEST(CloverKernels, VolumeRowsEqualCellByCell) {
+  using Exec = TypeParam;
+  using Memory = typename Exec::memory_space;
+  if constexpr (!runs_on_host<Exec>) {
+    GTEST_SKIP() << "device spaces run a cell per thread only";
+  } else {
+    const cloverleaf::Mesh mesh({0.0, 0.0, 0.0}, {1.0, 1.2, 0.9}, {10, 10, 10});
+    std::array<Field<Memory>, 3> flux;
+    for (int a = 0; a < 3; ++a) flux[a] = drawn<Memory>("vol_flux", rows_box, rows_ghosts, -0.3, 0.3, 31 + a);
+    const cloverleaf::FaceFluxes vol_flux{flux[0].cells(), flux[1].cells(), flux[2].cells()};
+    using Volume = cloverleaf::AdvecCellVolume;
+    for (const Volume::Form form : {Volume::AllAxes, Volume::TwoAxes, Volume::OneAxis})
+      for (int first = 0; first < 3; ++first)
+        for (int second = 0; second < 3; ++second) {
+          if (second == first) continue;
+          expect_rows_equal_cells<Exec, 1>(
+              rows_box, rows_ghosts, {"pre_vol"},
+              [&](const auto& out) { return Volume{mesh, form, first, second, vol_flux, out[0].cells()}; },
+              "cell volume, form " + std::to_string(form) + ", axes " + std::to_string(first) + std::to_string(second));
+        }
+    for (int count = 0; count <= 2; ++count)
+      for (int first = 0; first < 3; ++first)
+        for (int second = 0; second < 3; ++second) {
+          if (second == first) continue;
+          expect_rows_equal_cells<Exec, 1>(
+              rows_box, rows_ghosts, {"post_vol"},
+              [&](const auto& out) {
+                return cloverleaf::AdvecMomVolume{mesh, count, {first, second}, vol_flux, out[0].cells()};
+              },
+              "momentum volume, " + std::to_string(count) + " axes " + std::to_string(first) + std::to_string(second));
+        }
   }
 }
 
