@@ -57,10 +57,11 @@ struct AdvecCellVolume {
     const double volume = mesh.volume();
     const FaceFluxes& f = vol_flux;
     // The groupings follow the reference's arithmetic term by term.
-    if (sum == AllAxes) {
+    const Form form_of_sum = value_of(sum);
+    if (form_of_sum == AllAxes) {
       return volume + (f.high(0, i, j, k) - f.low(0, i, j, k) + f.high(1, i, j, k) - f.low(1, i, j, k) +
                        f.high(2, i, j, k) - f.low(2, i, j, k));
-    } else if (sum == TwoAxes) {
+    } else if (form_of_sum == TwoAxes) {
       return volume + f.high(a, i, j, k) - f.low(a, i, j, k) + f.high(b, i, j, k) - f.low(b, i, j, k);
     } else {
       return volume + f.high(a, i, j, k) - f.low(a, i, j, k);

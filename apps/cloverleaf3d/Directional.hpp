@@ -28,6 +28,18 @@ KOKKOS_FORCEINLINE_FUNCTION T& shifted(const CellArray<T>& a, int i, int j, int 
 //! (AdvecCellSweep's and PdV's rows): a few kilobytes, well inside L1.
 constexpr int row_stretch = 128;
 
+//! The value of `v`, a number or a std::integral_constant: kernels written
+//! for either ask for it this way, since a device function may not call the
+//! constant's conversion.
+template <class T>
+KOKKOS_FORCEINLINE_FUNCTION constexpr T value_of(T v) {
+  return v;
+}
+template <class T, T V>
+KOKKOS_FORCEINLINE_FUNCTION constexpr T value_of(std::integral_constant<T, V>) {
+  return V;
+}
+
 //! Calls `f(a, ...)` with the first `Count` of `axes` as
 //! std::integral_constant: a host row loop over fluxes of axes chosen at run
 //! time picks them once per row, so that the cell loop has no branch and
@@ -52,12 +64,14 @@ struct FaceFluxes {
   //! Flux through the high face of cell (i, j, k) normal to `axis`.
   template <class Axis>
   KOKKOS_INLINE_FUNCTION double high(Axis axis, int i, int j, int k) const {
-    return axis == 0 ? x(i + 1, j, k) : axis == 1 ? y(i, j + 1, k) : z(i, j, k + 1);
+    const int a = value_of(axis);
+    return a == 0 ? x(i + 1, j, k) : a == 1 ? y(i, j + 1, k) : z(i, j, k + 1);
   }
   //! Flux through its low face.
   template <class Axis>
   KOKKOS_INLINE_FUNCTION double low(Axis axis, int i, int j, int k) const {
-    return axis == 0 ? x(i, j, k) : axis == 1 ? y(i, j, k) : z(i, j, k);
+    const int a = value_of(axis);
+    return a == 0 ? x(i, j, k) : a == 1 ? y(i, j, k) : z(i, j, k);
   }
 };
 
