@@ -226,13 +226,6 @@ class CloverLeaf3d final : public HybridSimulation<DeviceExec, HostExec> {
   template <class Then, class... Beside>
   void advect_momentum(Chain& chain, int axis, int sweep, Then&& then, const Beside&... beside);
 
-  template <class F>
-  static void dispatch_axis(int axis, F&& f) {
-    if (axis == X) f(std::integral_constant<int, X>());
-    else if (axis == Y) f(std::integral_constant<int, Y>());
-    else f(std::integral_constant<int, Z>());
-  }
-
   CloverParams params_;
   Mesh mesh_;
   double dt_old_;

@@ -40,6 +40,15 @@ KOKKOS_FORCEINLINE_FUNCTION constexpr T value_of(std::integral_constant<T, V>) {
   return V;
 }
 
+//! Calls `f(a)` with `axis` (0, 1 or 2) as a std::integral_constant: the
+//! kernel of an axis chosen at run time, instantiated for each.
+template <class F>
+void dispatch_axis(int axis, F&& f) {
+  if (axis == 0) f(std::integral_constant<int, 0>());
+  else if (axis == 1) f(std::integral_constant<int, 1>());
+  else f(std::integral_constant<int, 2>());
+}
+
 //! Calls `f(a, ...)` with the first `Count` of `axes` as
 //! std::integral_constant: a host row loop over fluxes of axes chosen at run
 //! time picks them once per row, so that the cell loop has no branch and
@@ -49,10 +58,7 @@ void with_axes(const int* axes, F&& f) {
   if constexpr (Count == 0) {
     f();
   } else {
-    const auto then = [&](auto a) { with_axes<Count - 1>(axes + 1, [&](auto... rest) { f(a, rest...); }); };
-    if (axes[0] == 0) then(std::integral_constant<int, 0>());
-    else if (axes[0] == 1) then(std::integral_constant<int, 1>());
-    else then(std::integral_constant<int, 2>());
+    dispatch_axis(axes[0], [&](auto a) { with_axes<Count - 1>(axes + 1, [&](auto... rest) { f(a, rest...); }); });
   }
 }
 
